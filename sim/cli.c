@@ -1,0 +1,8 @@
+#include "cli.h"
+
+#include <stddef.h>
+
+const cli_command_t cli_commands[] = {
+    {"platform", cli_platform},
+    {NULL, NULL},
+};

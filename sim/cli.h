@@ -1,0 +1,19 @@
+/* cli: the subcommands of the numasim program. Each takes argc/argv starting
+ * at its own name and returns the exit code (0, 1 for a failed check, 2 for
+ * a user error). */
+#ifndef NUMASIM_CLI_H
+#define NUMASIM_CLI_H
+
+typedef struct {
+    const char *name;
+    int (*main)(int argc, char **argv);
+} cli_command_t;
+
+extern const cli_command_t cli_commands[]; /* ends with {NULL, NULL} */
+
+int cli_platform(int argc, char **argv);
+int cli_run(int argc, char **argv);
+int cli_tune(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,116 @@
+/* cli_platform: `numasim platform FILE.xml [--csv]`. */
+#include "cli.h"
+#include "cpu.h"
+#include "platform.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static void platform_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: numasim platform [--csv] FILE.xml\n"
+            "       numasim platform --generate --cpus N [--cpus-per-node K] [-o FILE.xml]\n"
+            "\n"
+            "Prints the platform's CPUs, its NUMA nodes, which CPU sits in which node,\n"
+            "its memory-model costs, and the node-to-node round-trip latency matrix in\n"
+            "cycles as SimGrid's routes give it.\n"
+            "\n"
+            "  --csv               print only the latency matrix, as CSV\n"
+            "  --generate          write a fat-tree NUMA platform (see README)\n"
+            "  --cpus N            CPUs of the generated platform (2..4096)\n"
+            "  --cpus-per-node K   CPUs per node (default 2)\n"
+            "  -o FILE             where to write it (default: standard output)\n");
+}
+
+static void print_text(const platform_t *p)
+{
+    printf("platform %s (%s): %d CPUs in %d NUMA nodes, %.0f MHz, %d-byte lines\n", p->name,
+           p->path, p->ncpus, p->nnodes, p->clock_mhz, p->line_bytes);
+    printf("\nnode  CPUs\n");
+    for (int n = 0; n < p->nnodes; n++) {
+        printf("%4d ", n);
+        for (int i = 0; i < p->ncpus; i++)
+            if (p->cpu_node[i] == n)
+                printf(" %d", i);
+        printf("\n");
+    }
+    const mem_costs_t *k = &p->costs;
+    printf("\nmemory costs (cycles): hit %g, atomic %g, local memory %g, modified on the same "
+           "bus %g,\n  extra for a line modified in a remote cache %g, bus invalidation %g, "
+           "cpu_relax %g\n",
+           k->hit_cycles, k->atomic_cycles, k->mem_local_cycles, k->c2c_node_cycles,
+           k->remote_dirty_cycles, k->inval_node_cycles, k->relax_cycles);
+    printf("\nnode-to-node round-trip latency (cycles, from SimGrid routes; add the local "
+           "memory\nlatency for a remote miss):\n");
+    printf("from\\to");
+    for (int b = 0; b < p->nnodes; b++)
+        printf(" %5d", b);
+    printf("\n");
+    for (int a = 0; a < p->nnodes; a++) {
+        printf("%7d", a);
+        for (int b = 0; b < p->nnodes; b++)
+            printf(" %5u", platform_node_lat(p, a, b));
+        printf("\n");
+    }
+}
+
+static void print_csv(const platform_t *p)
+{
+    printf("node");
+    for (int b = 0; b < p->nnodes; b++)
+        printf(",%d", b);
+    printf("\n");
+    for (int a = 0; a < p->nnodes; a++) {
+        printf("%d", a);
+        for (int b = 0; b < p->nnodes; b++)
+            printf(",%u", platform_node_lat(p, a, b));
+        printf("\n");
+    }
+}
+
+int cli_generate(int argc, char **argv);
+
+int cli_platform(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--generate"))
+            return cli_generate(argc, argv);
+    static const struct option opts[] = {
+        {"csv", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int csv = 0, o;
+    optind = 1;
+    while ((o = getopt_long(argc, argv, "ch", opts, NULL)) != -1) {
+        if (o == 'c')
+            csv = 1;
+        else if (o == 'h') {
+            platform_usage(stdout);
+            return 0;
+        } else {
+            platform_usage(stderr);
+            return ERR_EXIT;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "numasim platform: expected one platform file (see --help)\n");
+        return ERR_EXIT;
+    }
+    err_t e;
+    platform_t *p = platform_read(argv[optind], NULL, 0, &e);
+    if (!p) {
+        fprintf(stderr, "%s\n", e.msg);
+        return ERR_EXIT;
+    }
+    if (machine_run(p, "numasim", 0, NULL, &e) < 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        platform_free(p);
+        return ERR_EXIT;
+    }
+    if (csv)
+        print_csv(p);
+    else
+        print_text(p);
+    platform_free(p);
+    return 0;
+}

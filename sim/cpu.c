@@ -1,0 +1,408 @@
+/* cpu: simulated CPUs as SimGrid actors. Theory of operation.
+ *
+ * One simulated second is one cycle. Each CPU has a local cycle counter; a
+ * step (a memory access) happens at the CPU's current cycle and advances it
+ * by the step's cost. Steps of all CPUs must happen in the order of
+ * key = cycle * 2^k + id (2^k >= ncpus): ties in cycles are broken by id,
+ * which keeps runs deterministic whatever SimGrid does with equal dates.
+ *
+ * Yielding to SimGrid before every step (sleep until key) gives that order,
+ * but costs a context switch per step. Instead a min-heap holds every CPU's
+ * next key. Before a step the CPU updates its key; if it is still the
+ * smallest, no other CPU can act before it, so it goes on without yielding.
+ * Otherwise it sleeps until its key, and SimGrid runs the others first. The
+ * order of steps is the same either way (machine_set_always_yield() forces
+ * the slow path; a test compares both). Plain work (cpu_work) touches no
+ * shared state, so it never needs to yield.
+ *
+ * Keys are doubles in SimGrid: exact while cycle * 2^k < 2^53.
+ */
+#include "cpu.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <xbt/log.h>
+
+XBT_LOG_EXTERNAL_CATEGORY(numasim);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(numasim_cpu, numasim, "simulated CPUs and their scheduling");
+
+struct cpu {
+    int id, node;
+    machine_t *m;
+    uint64_t now;
+    uint64_t next_tick;
+    int irq_off, in_irq;
+    cpu_fn prog;
+    void *arg;
+    gsl_rng *rng;
+};
+
+struct machine {
+    platform_t *p;
+    mem_t *mem;
+    int n;
+    cpu_t *cpus;
+    int kshift;
+    uint64_t limit; /* first cycle that cannot be keyed exactly */
+    int *heap, *pos;
+    uint64_t *key;
+    uint64_t tick_period, tick_offset;
+    cpu_fn tick_fn;
+    void *tick_arg;
+    int stopping, always_yield;
+    unsigned long seed;
+    const machine_hooks_t *hooks;
+    err_t *err;
+    int rc;
+    uint64_t accesses, switches;
+};
+
+static machine_t *g_machine; /* the one machine of this process */
+
+/* --- the heap of next keys --- */
+
+static void heap_swap(machine_t *m, int i, int j)
+{
+    int a = m->heap[i], b = m->heap[j];
+    m->heap[i] = b;
+    m->heap[j] = a;
+    m->pos[b] = i;
+    m->pos[a] = j;
+}
+
+/* Keys only grow, so an update only sifts down. */
+static void heap_raise(machine_t *m, int cpu, uint64_t key)
+{
+    m->key[cpu] = key;
+    int i = m->pos[cpu];
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, s = i;
+        if (l < m->n && m->key[m->heap[l]] < m->key[m->heap[s]])
+            s = l;
+        if (r < m->n && m->key[m->heap[r]] < m->key[m->heap[s]])
+            s = r;
+        if (s == i)
+            return;
+        heap_swap(m, i, s);
+        i = s;
+    }
+}
+
+static void sync_step(cpu_t *c)
+{
+    machine_t *m = c->m;
+    if (c->now >= m->limit) {
+        fprintf(stderr, "numasim: simulated time passed %llu cycles, beyond exact keys\n",
+                (unsigned long long)m->limit);
+        abort();
+    }
+    uint64_t key = (c->now << m->kshift) | (uint64_t)c->id;
+    heap_raise(m, c->id, key);
+    if (m->always_yield || m->heap[0] != c->id) {
+        m->switches++;
+        sg_actor_sleep_until((double)key);
+    }
+}
+
+/* --- interrupts --- */
+
+static void take_tick(cpu_t *c)
+{
+    machine_t *m = c->m;
+    c->in_irq = 1;
+    c->irq_off++;
+    m->tick_fn(c, m->tick_arg);
+    c->irq_off--;
+    c->in_irq = 0;
+    c->next_tick += m->tick_period;
+}
+
+static int tick_due(const cpu_t *c, uint64_t at)
+{
+    const machine_t *m = c->m;
+    return m->tick_fn && !m->stopping && !c->irq_off && !c->in_irq && c->next_tick <= at;
+}
+
+static void poll_irq(cpu_t *c)
+{
+    while (tick_due(c, c->now))
+        take_tick(c);
+}
+
+/* --- steps --- */
+
+static void step(cpu_t *c, maddr_t a, mem_op_t op)
+{
+    poll_irq(c);
+    sync_step(c);
+    c->now += mem_access(c->m->mem, c->id, a, op, NULL);
+    c->m->accesses++;
+}
+
+uint64_t cpu_read(cpu_t *c, maddr_t a)
+{
+    poll_irq(c);
+    sync_step(c);
+    uint64_t v = mem_peek(c->m->mem, a); /* the value at the access's start */
+    c->now += mem_access(c->m->mem, c->id, a, MEM_READ, NULL);
+    c->m->accesses++;
+    return v;
+}
+
+void cpu_write(cpu_t *c, maddr_t a, uint64_t v)
+{
+    step(c, a, MEM_WRITE);
+    mem_poke(c->m->mem, a, v);
+}
+
+uint64_t cpu_xchg(cpu_t *c, maddr_t a, uint64_t v)
+{
+    step(c, a, MEM_RMW);
+    uint64_t old = mem_peek(c->m->mem, a);
+    mem_poke(c->m->mem, a, v);
+    return old;
+}
+
+int cpu_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv)
+{
+    step(c, a, MEM_RMW);
+    if (mem_peek(c->m->mem, a) != old)
+        return 0;
+    mem_poke(c->m->mem, a, nv);
+    return 1;
+}
+
+uint64_t cpu_fetch_add(cpu_t *c, maddr_t a, uint64_t d)
+{
+    step(c, a, MEM_RMW);
+    uint64_t old = mem_peek(c->m->mem, a);
+    mem_poke(c->m->mem, a, old + d);
+    return old;
+}
+
+void cpu_work(cpu_t *c, uint64_t cycles)
+{
+    while (cycles) {
+        if (tick_due(c, c->now + cycles)) {
+            uint64_t d = c->next_tick > c->now ? c->next_tick - c->now : 0;
+            c->now += d;
+            cycles -= d;
+            take_tick(c);
+        } else {
+            c->now += cycles;
+            cycles = 0;
+        }
+    }
+}
+
+void cpu_relax(cpu_t *c)
+{
+    cpu_work(c, (uint64_t)(c->m->p->costs.relax_cycles + 0.5));
+}
+
+void cpu_idle_until(cpu_t *c, uint64_t cycle)
+{
+    if (cycle > c->now)
+        cpu_work(c, cycle - c->now);
+}
+
+void cpu_flush_cache(cpu_t *c)
+{
+    mem_flush(c->m->mem, c->id);
+}
+
+void cpu_irq_disable(cpu_t *c)
+{
+    c->irq_off++;
+}
+
+void cpu_irq_enable(cpu_t *c)
+{
+    if (c->irq_off > 0)
+        c->irq_off--;
+    poll_irq(c);
+}
+
+int cpu_in_irq(const cpu_t *c)
+{
+    return c->in_irq;
+}
+
+int cpu_id(const cpu_t *c)
+{
+    return c->id;
+}
+
+int cpu_node(const cpu_t *c)
+{
+    return c->node;
+}
+
+machine_t *cpu_machine(cpu_t *c)
+{
+    return c->m;
+}
+
+uint64_t cpu_now(const cpu_t *c)
+{
+    return c->now;
+}
+
+int cpu_stopping(const cpu_t *c)
+{
+    return c->m->stopping;
+}
+
+gsl_rng *cpu_rng(cpu_t *c)
+{
+    return c->rng;
+}
+
+/* --- the machine --- */
+
+mem_t *machine_mem(machine_t *m)
+{
+    return m->mem;
+}
+
+const platform_t *machine_platform(const machine_t *m)
+{
+    return m->p;
+}
+
+int machine_ncpus(const machine_t *m)
+{
+    return m->n;
+}
+
+cpu_t *machine_cpu(machine_t *m, int id)
+{
+    return id >= 0 && id < m->n ? &m->cpus[id] : NULL;
+}
+
+void machine_set_program(machine_t *m, int cpu, cpu_fn fn, void *arg)
+{
+    m->cpus[cpu].prog = fn;
+    m->cpus[cpu].arg = arg;
+}
+
+void machine_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg)
+{
+    m->tick_period = period ? period : 1;
+    m->tick_offset = offset;
+    m->tick_fn = fn;
+    m->tick_arg = arg;
+    for (int i = 0; i < m->n; i++)
+        m->cpus[i].next_tick = offset + (uint64_t)i * m->tick_period / (uint64_t)m->n;
+}
+
+void machine_set_always_yield(machine_t *m, int on)
+{
+    m->always_yield = on;
+}
+
+void machine_stop(machine_t *m)
+{
+    m->stopping = 1;
+}
+
+uint64_t machine_accesses(const machine_t *m)
+{
+    return m->accesses;
+}
+
+uint64_t machine_switches(const machine_t *m)
+{
+    return m->switches;
+}
+
+static void cpu_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    cpu_t *c = sg_actor_self_get_data();
+    machine_t *m = c->m;
+    sync_step(c);
+    if (c->prog)
+        c->prog(c, c->arg);
+    /* Nothing left to run: take ticks until the machine stops. */
+    while (m->tick_fn && !m->stopping) {
+        cpu_idle_until(c, c->next_tick);
+        sync_step(c);
+        poll_irq(c);
+    }
+    heap_raise(m, c->id, UINT64_MAX);
+}
+
+static void boot_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    machine_t *m = g_machine;
+    if (platform_routes(m->p, m->err) < 0) {
+        m->rc = -1;
+        return;
+    }
+    m->mem = mem_create(m->p);
+    if (m->hooks && m->hooks->setup)
+        m->hooks->setup(m, m->hooks->arg);
+    for (int i = 0; i < m->n; i++) {
+        sg_actor_t a = sg_actor_init(m->p->cpu_host[i], sg_host_by_name(m->p->cpu_host[i]));
+        sg_actor_set_data(a, &m->cpus[i]);
+        sg_actor_start(a, cpu_main, 0, NULL);
+    }
+}
+
+int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
+                err_t *e)
+{
+    platform_boot(p, argv0);
+    machine_t *m = calloc(1, sizeof *m);
+    if (!m)
+        abort();
+    m->p = p;
+    m->n = p->ncpus;
+    m->hooks = hooks;
+    m->err = e;
+    m->seed = seed;
+    while ((1 << m->kshift) < m->n)
+        m->kshift++;
+    m->limit = 1ull << (53 - m->kshift);
+    m->cpus = calloc((size_t)m->n, sizeof *m->cpus);
+    m->heap = malloc(sizeof(int) * (size_t)m->n);
+    m->pos = malloc(sizeof(int) * (size_t)m->n);
+    m->key = malloc(sizeof(uint64_t) * (size_t)m->n);
+    if (!m->cpus || !m->heap || !m->pos || !m->key)
+        abort();
+    for (int i = 0; i < m->n; i++) {
+        cpu_t *c = &m->cpus[i];
+        c->id = i;
+        c->node = p->cpu_node[i];
+        c->m = m;
+        c->rng = gsl_rng_alloc(gsl_rng_taus2);
+        gsl_rng_set(c->rng, seed * 1000003ul + (unsigned long)i + 1);
+        m->heap[i] = i;
+        m->pos[i] = i;
+        m->key[i] = (uint64_t)i;
+    }
+    g_machine = m;
+    sg_actor_t boot = sg_actor_init("boot", sg_host_by_name(p->cpu_host[0]));
+    sg_actor_start(boot, boot_main, 0, NULL);
+    simgrid_run();
+    int rc = m->rc;
+    if (rc == 0 && m->hooks && m->hooks->finish)
+        m->hooks->finish(m, m->hooks->arg);
+    for (int i = 0; i < m->n; i++)
+        gsl_rng_free(m->cpus[i].rng);
+    mem_destroy(m->mem);
+    free(m->cpus);
+    free(m->heap);
+    free(m->pos);
+    free(m->key);
+    free(m);
+    g_machine = NULL;
+    return rc;
+}

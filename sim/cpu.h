@@ -1,0 +1,86 @@
+/* cpu: simulated CPUs, each a SimGrid actor on its host.
+ *
+ * A CPU runs a program (a C function) that touches simulated memory only
+ * through cpu_read/cpu_write/cpu_xchg/...; each call pays what mem_access()
+ * says, and cpu_work() pays plain cycles. Every CPU keeps its own cycle
+ * counter; the machine runs CPUs in the order of (cycle, CPU id), exactly as
+ * if every step were a SimGrid sleep, but without switching actors while the
+ * running CPU is still the earliest one (see cpu.c).
+ *
+ * A periodic interrupt (the tick) can be installed: it is taken between two
+ * steps when interrupts are enabled, with interrupts disabled while it runs.
+ */
+#ifndef NUMASIM_CPU_H
+#define NUMASIM_CPU_H
+
+#include "err.h"
+#include "mem.h"
+#include "platform.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+
+typedef struct cpu cpu_t;
+typedef struct machine machine_t;
+typedef void (*cpu_fn)(cpu_t *c, void *arg);
+typedef void (*machine_setup_fn)(machine_t *m, void *arg);
+
+typedef struct {
+    machine_setup_fn setup;  /* at cycle 0: allocate objects, install programs */
+    machine_setup_fn finish; /* after the last CPU ended, before teardown */
+    void *arg;
+} machine_hooks_t;
+
+/* Runs one simulation of platform p in this process (SimGrid allows one per
+ * process). At cycle 0, once the routes are known and the memory exists,
+ * hooks->setup runs; then every CPU starts. Returns 0 when all CPUs are done,
+ * or -1 with e filled (a platform whose routes are broken). seed seeds the
+ * per-CPU generators. Fills p->node_lat. */
+int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
+                err_t *e);
+
+/* --- for setup() --- */
+mem_t *machine_mem(machine_t *m);
+const platform_t *machine_platform(const machine_t *m);
+int machine_ncpus(const machine_t *m);
+cpu_t *machine_cpu(machine_t *m, int id);
+void machine_set_program(machine_t *m, int cpu, cpu_fn fn, void *arg);
+/* Every CPU takes fn every period cycles; CPU i's first tick is at
+ * offset + i * period / ncpus (local timers are not in phase). */
+void machine_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg);
+/* When 1, every step yields to SimGrid (slow; for tests of the scheduler). */
+void machine_set_always_yield(machine_t *m, int on);
+
+/* Asks every CPU to finish: cpu_stopping() turns true, ticks stop, idle
+ * CPUs end. */
+void machine_stop(machine_t *m);
+/* Total memory accesses and actor switches so far (for the benchmark). */
+uint64_t machine_accesses(const machine_t *m);
+uint64_t machine_switches(const machine_t *m);
+
+/* --- for code running on a CPU (only from that CPU's actor) --- */
+int cpu_id(const cpu_t *c);
+int cpu_node(const cpu_t *c);
+machine_t *cpu_machine(cpu_t *c);
+uint64_t cpu_now(const cpu_t *c); /* this CPU's cycle counter */
+int cpu_stopping(const cpu_t *c);
+gsl_rng *cpu_rng(cpu_t *c); /* this CPU's generator, seeded from the run's seed */
+
+uint64_t cpu_read(cpu_t *c, maddr_t a);
+void cpu_write(cpu_t *c, maddr_t a, uint64_t v);
+uint64_t cpu_xchg(cpu_t *c, maddr_t a, uint64_t v);
+/* Stores nv if the word equals old; returns 1 when it did. */
+int cpu_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv);
+uint64_t cpu_fetch_add(cpu_t *c, maddr_t a, uint64_t d);
+
+void cpu_work(cpu_t *c, uint64_t cycles); /* plain work, interruptible */
+void cpu_relax(cpu_t *c);                 /* one spin-loop pause */
+void cpu_idle_until(cpu_t *c, uint64_t cycle); /* nothing to do until then */
+void cpu_flush_cache(cpu_t *c);
+
+/* Interrupt masking, nestable (local_irq_save/restore). */
+void cpu_irq_disable(cpu_t *c);
+void cpu_irq_enable(cpu_t *c);
+int cpu_in_irq(const cpu_t *c);
+
+#endif

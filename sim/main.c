@@ -1,0 +1,44 @@
+/* numasim: command-line entry. Dispatches to the cli_* subcommands. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: numasim COMMAND [OPTIONS] ARGS\n"
+               "\n"
+               "Discrete-event NUMA machine simulator (version %s).\n"
+               "\n"
+               "commands:\n"
+               "  platform FILE.xml      print CPUs, nodes and the node latency matrix\n"
+               "  platform --generate    write a generated NUMA platform\n"
+               "  run SCENARIO.ini...    run scenarios, write results/<name>.csv\n"
+               "  tune                   fit platform latencies to measurements\n"
+               "  bench                  measure the simulator's own speed\n"
+               "\n"
+               "'numasim COMMAND --help' describes a command. Errors exit with code 2.\n",
+            NUMASIM_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("numasim %s\n", NUMASIM_VERSION);
+        return 0;
+    }
+    for (const cli_command_t *c = cli_commands; c->name; c++)
+        if (!strcmp(cmd, c->name))
+            return c->main(argc - 1, argv + 1);
+    fprintf(stderr, "numasim: unknown command '%s' (see numasim --help)\n", cmd);
+    return 2;
+}

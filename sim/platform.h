@@ -1,0 +1,101 @@
+/* platform: a simulated machine read from a SimGrid platform file.
+ *
+ * Two halves. platform_read() parses and validates the XML with libxml2 (no
+ * SimGrid: every error becomes "FILE:LINE: message"). platform_boot() hands
+ * the same file to SimGrid, and platform_routes() (called from an actor, as
+ * SimGrid builds Dijkstra routes lazily once the engine runs) fills the
+ * node-to-node latency matrix from SimGrid's routes.
+ *
+ * Units: every latency is in CPU cycles. SimGrid's time unit is one cycle
+ * (hosts have speed "1f", link latencies are written "Ns" = N cycles).
+ */
+#ifndef NUMASIM_PLATFORM_H
+#define NUMASIM_PLATFORM_H
+
+#include "err.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Costs of the memory model, in cycles; names match the <prop> ids. */
+typedef struct {
+    double hit_cycles;          /* access to a line this CPU holds (L2) */
+    double atomic_cycles;       /* read-modify-write on a line held exclusive */
+    double mem_local_cycles;    /* miss served by this node's memory */
+    double c2c_node_cycles;     /* line modified in another cache on this bus */
+    double remote_dirty_cycles; /* extra for a line modified in a remote cache */
+    double inval_node_cycles;   /* bus invalidation of sharers in this node */
+    double relax_cycles;        /* one cpu_relax() in a spin loop */
+} mem_costs_t;
+
+typedef struct {
+    char *name;      /* prop id, e.g. "mem_local_cycles", or "link.exit" */
+    char *value;     /* textual value as resolved (file or override) */
+    int line;        /* line in the file, 0 when not from the file */
+    int tunable;     /* listed in the zone's "tunable" prop */
+    int overridden;  /* set by an override, not the file */
+} platform_param_t;
+
+typedef struct {
+    char *id;
+    char *cls;       /* value of the link's "class" prop, or NULL */
+    double latency;  /* cycles */
+    int line;
+} platform_link_t;
+
+typedef struct {
+    char *path;         /* as given */
+    char *name;         /* id of the top zone, e.g. "numa32" */
+    int ncpus, nnodes;
+    char **cpu_host;    /* [ncpus] SimGrid host names, in file order */
+    int *cpu_node;      /* [ncpus] NUMA node of each CPU */
+    int *node_first_cpu; /* [nnodes] a representative CPU per node */
+    double clock_mhz;
+    int line_bytes;
+    mem_costs_t costs;
+    int nparams;
+    platform_param_t *params; /* every zone prop and link class, resolved */
+    int nlinks;
+    platform_link_t *links;
+    uint32_t *node_lat; /* [nnodes*nnodes] round-trip cycles; NULL before routes */
+} platform_t;
+
+/* One "NAME=VALUE" override (from --set platform.NAME=VALUE). NAME is a zone
+ * prop or "link.CLASS" (the latency of every link of that class). */
+typedef struct {
+    const char *name;
+    const char *value;
+} platform_override_t;
+
+/* Reads and validates FILE. Returns a platform the caller frees with
+ * platform_free(), or NULL with e filled. Overrides replace prop values
+ * before validation; an override naming nothing in the file is an error. */
+platform_t *platform_read(const char *path, const platform_override_t *ov, int nov, err_t *e);
+void platform_free(platform_t *p);
+
+/* Looks up a resolved parameter by name; NULL if absent. */
+const platform_param_t *platform_param(const platform_t *p, const char *name);
+
+/* Writes a copy of the platform file at in_path to out_path with the named
+ * parameters set to the given values (props' value, or the latency of every
+ * link of a class), and a comment at the top. Returns 0, or -1 with e. */
+int platform_write_with(const char *in_path, const char *out_path, int n, const char *const *names,
+                        const double *values, const char *comment, err_t *e);
+
+/* --- SimGrid half (platform.c) --- */
+
+/* Initialises SimGrid (once per process) and loads p's file, applying the
+ * link overrides. argv0 names the program in SimGrid's messages. */
+void platform_boot(platform_t *p, const char *argv0);
+
+/* From inside a SimGrid actor: fills p->node_lat from SimGrid's routes.
+ * Returns 0, or -1 with e filled when two nodes have no route. */
+int platform_routes(platform_t *p, err_t *e);
+
+/* Round-trip latency between two nodes, in cycles (0 on the diagonal). */
+static inline uint32_t platform_node_lat(const platform_t *p, int a, int b)
+{
+    return p->node_lat[(size_t)a * (size_t)p->nnodes + (size_t)b];
+}
+
+#endif
