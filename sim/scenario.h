@@ -1,0 +1,117 @@
+/* scenario: scenario files (INI, read with libinih).
+ *
+ * A scenario says which platforms, strategies and cache states to combine,
+ * how the measured CPU calls del_timer_sync, what the timer function does
+ * and what load the other CPUs put on their timer bases. Every key, its unit
+ * and default is in scenarios/README.md; the key table in scenario.c is the
+ * single source of truth for names, types and ranges.
+ *
+ * Errors (unknown section or key, wrong type, value out of range, missing
+ * file) are "FILE:LINE: message"; an override from --set reports as
+ * "--set: message".
+ */
+#ifndef NUMASIM_SCENARIO_H
+#define NUMASIM_SCENARIO_H
+
+#include "err.h"
+#include "platform.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum { CACHE_WARM, CACHE_COLD } cache_state_t;
+
+typedef enum {
+    STRAT_SCAN,
+    STRAT_LAST_RUNNING,
+    STRAT_SINGLESHOT,
+    STRAT_NAIVE,
+    STRAT_BASE_TRACKING,
+    STRAT_COUNT
+} strategy_id_t;
+
+/* What the measured CPU and its helpers do in each call (see run.c). */
+typedef enum {
+    WORKLOAD_SCHEDULE_TIMEOUT, /* arm on the caller, work, delete before expiry */
+    WORKLOAD_REARM,            /* a self-re-arming timer on arm_cpu, deleted while it runs */
+    WORKLOAD_OVERLAP,          /* two overlapping runs on two CPUs, then delete */
+    WORKLOAD_FIRST_RUN,        /* a fresh timer deleted right as it first fires */
+} workload_t;
+
+typedef struct {
+    char *key;   /* "section.key" */
+    char *value; /* as resolved */
+    char *origin; /* "default", "FILE:LINE" or "--set" */
+} scenario_kv_t;
+
+typedef struct {
+    char *path; /* the scenario file, as given */
+    char *name; /* [scenario] name, default: file name without .ini */
+    char *description;
+    int is_default; /* run by scripts/run */
+
+    /* [scenario] */
+    int nplatforms;
+    char **platforms; /* paths resolved against the scenario's directory */
+    int nstrategies;
+    strategy_id_t strategies[STRAT_COUNT]; /* in the order given, no repeats */
+    int ncaches;
+    cache_state_t caches[2];
+    unsigned long seed;
+    int seeds;              /* runs seed, seed+1, ..., seed+seeds-1 */
+    uint32_t jitter_cycles; /* added to every miss, uniform in [0, jitter] */
+    char *sweep_key;        /* "section.key" swept, or NULL */
+    int nsweep;
+    char **sweep_values;
+
+    /* [measure] */
+    workload_t workload;
+    int calls;
+    int warmup_calls;
+    int cpu;          /* the calling CPU */
+    int timer_node;   /* node holding the timer; -1: the calling CPU's node */
+    int arm_cpu;      /* CPU that arms the timer; -1: the calling CPU */
+    uint64_t spacing_cycles;        /* work between arming and the call */
+    uint64_t spacing_jitter_cycles; /* uniform extra spacing, from the seed */
+    int expires_jiffies;            /* timer armed this far ahead */
+
+    /* [kernel] */
+    int hz;
+    int timekeeper_cpu;
+
+    /* [background] */
+    double ops_per_tick;  /* mod_timer/del_timer calls per tick per CPU */
+    int timers_per_cpu;
+    double del_fraction;  /* share of the calls that are del_timer */
+    int on_caller;        /* the calling CPU runs background ops too */
+
+    /* [function] */
+    uint64_t fn_cycles;
+    int fn_rearm;
+    double fn_rearm_at;   /* fraction of fn_cycles done before re-arming */
+    int fn_rearm_jiffies;
+    int fn_free;
+
+    /* [overlap] */
+    int overlap_first_cpu, overlap_second_cpu;
+    uint64_t overlap_first_cycles, overlap_second_cycles;
+
+    int nresolved;
+    scenario_kv_t *resolved; /* every key, defaults included, in table order */
+    int nplatform_sets;
+    platform_override_t *platform_sets; /* --set platform.NAME=VALUE */
+} scenario_t;
+
+/* Reads a scenario file, then applies the "section.key=value" overrides in
+ * sets (an override of "platform.NAME" is kept for the platform instead).
+ * Returns a scenario the caller frees with scenario_free(), or NULL with e. */
+scenario_t *scenario_load(const char *path, const char *const *sets, int nsets, err_t *e);
+void scenario_free(scenario_t *s);
+
+/* Writes "key = value ; origin" lines of the resolved configuration. */
+void scenario_write_resolved(const scenario_t *s, FILE *f);
+
+const char *strategy_name(strategy_id_t id);
+const char *cache_state_name(cache_state_t c);
+
+#endif
