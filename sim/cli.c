@@ -4,5 +4,6 @@
 
 const cli_command_t cli_commands[] = {
     {"platform", cli_platform},
+    {"run", cli_run},
     {NULL, NULL},
 };

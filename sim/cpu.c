@@ -109,21 +109,23 @@ static void sync_step(cpu_t *c)
 
 /* --- interrupts --- */
 
+/* The handler starts with interrupts off. It may enable them (the timer
+ * softirq does), and then a later tick nests inside it. */
 static void take_tick(cpu_t *c)
 {
     machine_t *m = c->m;
-    c->in_irq = 1;
+    c->next_tick += m->tick_period;
+    c->in_irq++;
     c->irq_off++;
     m->tick_fn(c, m->tick_arg);
     c->irq_off--;
-    c->in_irq = 0;
-    c->next_tick += m->tick_period;
+    c->in_irq--;
 }
 
 static int tick_due(const cpu_t *c, uint64_t at)
 {
     const machine_t *m = c->m;
-    return m->tick_fn && !m->stopping && !c->irq_off && !c->in_irq && c->next_tick <= at;
+    return m->tick_fn && !m->stopping && !c->irq_off && c->next_tick <= at;
 }
 
 static void poll_irq(cpu_t *c)
@@ -209,6 +211,11 @@ void cpu_idle_until(cpu_t *c, uint64_t cycle)
         cpu_work(c, cycle - c->now);
 }
 
+void cpu_sync(cpu_t *c)
+{
+    sync_step(c);
+}
+
 void cpu_flush_cache(cpu_t *c)
 {
     mem_flush(c->m->mem, c->id);
@@ -229,6 +236,11 @@ void cpu_irq_enable(cpu_t *c)
 int cpu_in_irq(const cpu_t *c)
 {
     return c->in_irq;
+}
+
+uint64_t cpu_next_tick(const cpu_t *c)
+{
+    return c->next_tick;
 }
 
 int cpu_id(const cpu_t *c)

@@ -77,10 +77,15 @@ void cpu_work(cpu_t *c, uint64_t cycles); /* plain work, interruptible */
 void cpu_relax(cpu_t *c);                 /* one spin-loop pause */
 void cpu_idle_until(cpu_t *c, uint64_t cycle); /* nothing to do until then */
 void cpu_flush_cache(cpu_t *c);
+/* Lets every other CPU catch up to this CPU's cycle, so that what is read
+ * from simulated state next (at no cost) is as of now. */
+void cpu_sync(cpu_t *c);
 
 /* Interrupt masking, nestable (local_irq_save/restore). */
 void cpu_irq_disable(cpu_t *c);
 void cpu_irq_enable(cpu_t *c);
-int cpu_in_irq(const cpu_t *c);
+int cpu_in_irq(const cpu_t *c); /* nesting depth of tick handlers */
+/* The cycle of c's next tick (bookkeeping: no cost, any CPU may ask). */
+uint64_t cpu_next_tick(const cpu_t *c);
 
 #endif

@@ -1,0 +1,207 @@
+#include "oracle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum {
+    OEV_CALL = 100,
+    OEV_RETURN,
+    OEV_VIOLATION,
+    OEV_OOPS,
+} oracle_event_t;
+
+typedef struct {
+    uint64_t cycle;
+    int cpu;
+    int ev;
+    maddr_t timer;
+} trace_ent_t;
+
+typedef struct {
+    maddr_t t;
+    int running; /* CPUs running (or about to run) its function */
+} watched_t;
+
+struct oracle {
+    tcore_t *tc;
+    watched_t *w;
+    int nw, capw;
+    uint64_t violations, oopses, bugs;
+    trace_ent_t *ring;
+    int ring_len, ring_n, ring_pos;
+    trace_ent_t *first; /* snapshot at the first violation */
+    int first_n;
+};
+
+static watched_t *find(const oracle_t *o, maddr_t t)
+{
+    for (int i = 0; i < o->nw; i++)
+        if (o->w[i].t == t)
+            return &o->w[i];
+    return NULL;
+}
+
+static void record(oracle_t *o, cpu_t *c, int ev, maddr_t t)
+{
+    if (!o->ring_len)
+        return;
+    trace_ent_t *e = &o->ring[o->ring_pos];
+    e->cycle = cpu_now(c);
+    e->cpu = cpu_id(c);
+    e->ev = ev;
+    e->timer = t;
+    o->ring_pos = (o->ring_pos + 1) % o->ring_len;
+    if (o->ring_n < o->ring_len)
+        o->ring_n++;
+}
+
+static void observe(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t, void *ctx)
+{
+    (void)tc;
+    oracle_t *o = ctx;
+    if (ev == TEV_BUG)
+        o->bugs++;
+    watched_t *w = find(o, t);
+    if (!w)
+        return;
+    if (ev == TEV_FN_START)
+        w->running++;
+    else if (ev == TEV_FN_END && w->running > 0)
+        w->running--;
+    record(o, c, (int)ev, t);
+}
+
+oracle_t *oracle_create(tcore_t *tc, int trace_len)
+{
+    oracle_t *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    o->tc = tc;
+    o->ring_len = trace_len > 0 ? trace_len : 0;
+    if (o->ring_len) {
+        o->ring = calloc((size_t)o->ring_len, sizeof *o->ring);
+        o->first = calloc((size_t)o->ring_len, sizeof *o->first);
+        if (!o->ring || !o->first)
+            abort();
+    }
+    tcore_set_observer(tc, observe, o);
+    return o;
+}
+
+void oracle_destroy(oracle_t *o)
+{
+    if (!o)
+        return;
+    free(o->w);
+    free(o->ring);
+    free(o->first);
+    free(o);
+}
+
+void oracle_watch(oracle_t *o, maddr_t t)
+{
+    if (find(o, t))
+        return;
+    if (o->nw == o->capw) {
+        o->capw = o->capw ? o->capw * 2 : 8;
+        o->w = realloc(o->w, sizeof *o->w * (size_t)o->capw);
+        if (!o->w)
+            abort();
+    }
+    o->w[o->nw].t = t;
+    o->w[o->nw].running = 0;
+    o->nw++;
+}
+
+void oracle_call(oracle_t *o, cpu_t *c, maddr_t t)
+{
+    record(o, c, OEV_CALL, t);
+}
+
+int oracle_return(oracle_t *o, cpu_t *c, maddr_t t, int oops)
+{
+    record(o, c, OEV_RETURN, t);
+    if (oops) {
+        o->oopses++;
+        record(o, c, OEV_OOPS, t);
+    }
+    const watched_t *w = find(o, t);
+    int bad = (w && w->running > 0) || timer_is_pending_now(o->tc, t);
+    if (!bad)
+        return 0;
+    o->violations++;
+    record(o, c, OEV_VIOLATION, t);
+    if (o->violations == 1 && o->ring_len) {
+        /* Oldest first. */
+        int start = (o->ring_pos - o->ring_n + o->ring_len) % o->ring_len;
+        for (int i = 0; i < o->ring_n; i++)
+            o->first[i] = o->ring[(start + i) % o->ring_len];
+        o->first_n = o->ring_n;
+    }
+    return 1;
+}
+
+uint64_t oracle_violations(const oracle_t *o)
+{
+    return o->violations;
+}
+
+uint64_t oracle_oopses(const oracle_t *o)
+{
+    return o->oopses;
+}
+
+uint64_t oracle_bugs(const oracle_t *o)
+{
+    return o->bugs;
+}
+
+int oracle_running_anywhere(const oracle_t *o, maddr_t t)
+{
+    const watched_t *w = find(o, t);
+    return w && w->running > 0;
+}
+
+static const char *event_name(int ev)
+{
+    switch (ev) {
+    case TEV_FN_START:
+        return "run loop claims timer (function starts)";
+    case TEV_FN_END:
+        return "timer function returns";
+    case TEV_QUEUED:
+        return "timer queued (mod_timer)";
+    case TEV_DEQUEUED:
+        return "timer dequeued (del_timer)";
+    case TEV_FREED:
+        return "timer freed";
+    case TEV_BUG:
+        return "BUG in the timer core";
+    case OEV_CALL:
+        return "del_timer_sync called";
+    case OEV_RETURN:
+        return "del_timer_sync returns";
+    case OEV_VIOLATION:
+        return "VIOLATION: returned while the function runs or the timer is pending";
+    case OEV_OOPS:
+        return "OOPS: BUG_ON in del_singleshot_timer_sync (timer was re-armed)";
+    default:
+        return "?";
+    }
+}
+
+void oracle_print_trace(const oracle_t *o, FILE *f, double clock_mhz)
+{
+    if (!o->violations) {
+        fprintf(f, "trace: no violation\n");
+        return;
+    }
+    fprintf(f, "trace: the last %d events up to the first violation\n", o->first_n);
+    fprintf(f, "%14s %14s %4s  %-10s %s\n", "cycle", "time_us", "cpu", "timer", "event");
+    for (int i = 0; i < o->first_n; i++) {
+        const trace_ent_t *e = &o->first[i];
+        fprintf(f, "%14llu %14.3f %4d  %#-10llx %s\n", (unsigned long long)e->cycle,
+                (double)e->cycle / clock_mhz, e->cpu, (unsigned long long)e->timer,
+                event_name(e->ev));
+    }
+}

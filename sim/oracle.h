@@ -1,0 +1,43 @@
+/* oracle: the safety check of every del_timer_sync variant.
+ *
+ * It watches chosen timers through the timer core's events (cost-free) and
+ * knows, at every instant, on which CPUs each one's function is running (or
+ * claimed by a run loop and about to run) and whether it is pending. At each
+ * return of a del_timer_sync variant it records a violation when the function
+ * still runs somewhere or the timer is pending. Oopses (singleshot's BUG_ON),
+ * BUGs of the core and writes to freed timers are counted too. Violations are
+ * results: the run goes on.
+ */
+#ifndef NUMASIM_ORACLE_H
+#define NUMASIM_ORACLE_H
+
+#include "timer/timer.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct oracle oracle_t;
+
+/* Creates an oracle observing tc, keeping the last trace_len events for the
+ * trace of the first violation. Free with oracle_destroy(). */
+oracle_t *oracle_create(tcore_t *tc, int trace_len);
+void oracle_destroy(oracle_t *o);
+
+void oracle_watch(oracle_t *o, maddr_t t);
+
+/* c calls / returns from a del_timer_sync variant on t. The return check is
+ * made as of c's current cycle (the caller has synced). Returns 1 when it
+ * found a violation. */
+void oracle_call(oracle_t *o, cpu_t *c, maddr_t t);
+int oracle_return(oracle_t *o, cpu_t *c, maddr_t t, int oops);
+
+uint64_t oracle_violations(const oracle_t *o);
+uint64_t oracle_oopses(const oracle_t *o);
+uint64_t oracle_bugs(const oracle_t *o);
+int oracle_running_anywhere(const oracle_t *o, maddr_t t);
+
+/* Prints the events before the first violation (none: one line saying so):
+ * cycle, time in us at clock_mhz, CPU, event, timer. */
+void oracle_print_trace(const oracle_t *o, FILE *f, double clock_mhz);
+
+#endif

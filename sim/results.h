@@ -1,0 +1,49 @@
+/* results: statistics of a combination's calls and the CSV they go to.
+ *
+ * Files are written atomically: to "PATH.tmp.PID", flushed and synced, then
+ * renamed over PATH, so that a reader never sees a partial file under the
+ * final name (a kill or a full disk leaves at most the .tmp file, which is
+ * removed on the error paths and on SIGINT/SIGTERM).
+ */
+#ifndef NUMASIM_RESULTS_H
+#define NUMASIM_RESULTS_H
+
+#include "err.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct {
+    char scenario[128], platform[128], strategy[32], cache[8];
+    int cpus, nodes, calls;
+    double mean, median, p95, min, max;
+    uint64_t violations, oopses, uaf, bugs;
+    unsigned long seed;
+    int seeds, seeds_violating;
+    char sweep_key[128], sweep_value[128];
+    uint64_t sim_cycles, accesses;
+} result_row_t;
+
+/* The fixed columns, in order (more follow them). */
+extern const char *const results_header;
+
+/* Fills the statistics of row from n cycle counts (sorted in place). */
+void results_stats(result_row_t *row, uint64_t *cycles, size_t n);
+
+void results_print_row(FILE *f, const result_row_t *r);
+
+/* Atomic file writing: results_open() returns a stream on a temporary file
+ * beside path; results_commit() closes, syncs and renames it (0, or -1 with
+ * e); results_abort() closes and removes it. */
+FILE *results_open(const char *path, err_t *e);
+int results_commit(FILE *f, const char *path, err_t *e);
+void results_abort(FILE *f, const char *path);
+
+/* Removes any temporary file still open (for signal handlers). */
+void results_cleanup(void);
+
+/* Creates the directory part of path if missing (one level). Returns 0 or -1
+ * with e. */
+int results_ensure_dir(const char *path, err_t *e);
+
+#endif

@@ -1,0 +1,357 @@
+/* run: the programs of the simulated CPUs for one combination.
+ *
+ * CPUs and their programs:
+ *   caller (measure.cpu)   the workload loop below, timing each call;
+ *   arm_cpu, overlap CPUs  helpers that arm the timer when the caller asks
+ *                          (a request flag: simulator bookkeeping, no cost);
+ *   every other CPU        background timer traffic, if ops_per_tick > 0;
+ *   all                    the tick, HZ times a simulated second.
+ *
+ * What one call measures (workload schedule_timeout, the 2004 method): the
+ * caller arms its timer with mod_timer (expires_jiffies ahead), does
+ * spacing_cycles (+ jitter) of plain work, flushes its whole cache when the
+ * cache state is cold, then calls del_timer_sync; the call's cycles are the
+ * caller's cycle counter after the call minus before it, including any tick
+ * that interrupts it. The mean of `calls` calls is the figure.
+ */
+#include "run.h"
+
+#include "cpu.h"
+#include "oracle.h"
+#include "strategy.h"
+#include "timer/timer.h"
+
+#include <gsl/gsl_randist.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACE_LEN 40
+#define POLL_CYCLES 500      /* a helper's pause between two looks at its flag */
+#define BG_EXPIRES_MIN 50    /* background timers are armed 50..249 jiffies ahead */
+#define BG_EXPIRES_SPAN 200
+
+typedef struct {
+    run_t *r;
+    const scenario_t *s;
+    tcore_t *tc;
+    oracle_t *or;
+    int fn_id, bg_fn_id;
+    maddr_t timer;       /* the measured timer */
+    int timer_freed;     /* its function freed it */
+    int caller;
+    uint64_t period;
+    maddr_t **bg_timers; /* [ncpus][timers_per_cpu] */
+    /* helper requests (bookkeeping) */
+    volatile int *arm_req;   /* [ncpus]: arm the timer, with data */
+    uint64_t *arm_data;      /* [ncpus] */
+    uint64_t fn_starts;      /* runs of the measured timer's function */
+    int done;
+} ctx_t;
+
+/* --- timer functions --- */
+
+static void scenario_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void *arg)
+{
+    ctx_t *x = arg;
+    const scenario_t *s = x->s;
+    uint64_t work = s->workload == WORKLOAD_OVERLAP ? data : s->fn_cycles;
+    if (t == x->timer)
+        x->fn_starts++;
+    if (s->fn_rearm) {
+        uint64_t first = (uint64_t)((double)work * s->fn_rearm_at);
+        cpu_work(c, first);
+        mod_timer(c, tc, t, read_jiffies(c, tc) + (uint64_t)s->fn_rearm_jiffies);
+        cpu_work(c, work - first);
+    } else {
+        cpu_work(c, work);
+    }
+    if (s->fn_free) {
+        timer_free(c, tc, t);
+        if (t == x->timer)
+            x->timer_freed = 1;
+    }
+}
+
+static void background_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void *arg)
+{
+    (void)c, (void)tc, (void)t, (void)data, (void)arg;
+}
+
+/* --- helper programs --- */
+
+static void background_program(cpu_t *c, void *arg)
+{
+    ctx_t *x = arg;
+    const scenario_t *s = x->s;
+    gsl_rng *rng = cpu_rng(c);
+    maddr_t *timers = x->bg_timers[cpu_id(c)];
+    double mean_gap = (double)x->period / s->ops_per_tick;
+    while (!cpu_stopping(c)) {
+        cpu_work(c, (uint64_t)gsl_ran_exponential(rng, mean_gap));
+        if (cpu_stopping(c))
+            break;
+        maddr_t t = timers[gsl_rng_uniform_int(rng, (unsigned long)s->timers_per_cpu)];
+        if (gsl_rng_uniform(rng) < s->del_fraction)
+            del_timer(c, x->tc, t);
+        else
+            mod_timer(c, x->tc, t,
+                      read_jiffies(c, x->tc) + BG_EXPIRES_MIN +
+                          gsl_rng_uniform_int(rng, BG_EXPIRES_SPAN));
+    }
+}
+
+/* Arms the measured timer whenever the caller asks (arm_cpu, overlap CPUs).
+ * In first_run, each request arms a freshly initialised timer. */
+static void armer_program(cpu_t *c, void *arg)
+{
+    ctx_t *x = arg;
+    int id = cpu_id(c);
+    while (!cpu_stopping(c)) {
+        cpu_sync(c);
+        if (!x->arm_req[id]) {
+            cpu_work(c, POLL_CYCLES);
+            continue;
+        }
+        uint64_t j = read_jiffies(c, x->tc);
+        if (x->s->workload == WORKLOAD_FIRST_RUN) {
+            x->timer = timer_alloc_on(c, x->tc, cpu_node(c), x->fn_id, 0);
+            oracle_watch(x->or, x->timer);
+            mod_timer(c, x->tc, x->timer, j); /* due at this CPU's next tick */
+        } else {
+            if (x->s->workload == WORKLOAD_OVERLAP)
+                cpu_write(c, x->timer + TIMER_DATA, x->arm_data[id]);
+            mod_timer(c, x->tc, x->timer, j + (uint64_t)x->s->expires_jiffies);
+        }
+        x->arm_req[id] = 0;
+    }
+}
+
+/* Asks helper cpu to arm the timer and waits (polling) until it has. */
+static void request_arm(cpu_t *c, ctx_t *x, int cpu, uint64_t data)
+{
+    x->arm_data[cpu] = data;
+    x->arm_req[cpu] = 1;
+    for (;;) {
+        cpu_sync(c);
+        if (!x->arm_req[cpu])
+            return;
+        cpu_work(c, POLL_CYCLES);
+    }
+}
+
+static void wait_fn_starts(cpu_t *c, ctx_t *x, uint64_t starts)
+{
+    for (;;) {
+        cpu_sync(c);
+        if (x->fn_starts >= starts || cpu_stopping(c))
+            return;
+        cpu_work(c, POLL_CYCLES);
+    }
+}
+
+/* --- the caller --- */
+
+static uint64_t uniform(cpu_t *c, uint64_t span)
+{
+    return span ? gsl_rng_uniform_int(cpu_rng(c), (unsigned long)span + 1) : 0;
+}
+
+/* Gets the timer ready for the next measured call, per workload. */
+static void prepare(cpu_t *c, ctx_t *x)
+{
+    const scenario_t *s = x->s;
+    tcore_t *tc = x->tc;
+    int arm_cpu = s->arm_cpu < 0 ? x->caller : s->arm_cpu;
+    if (x->timer_freed) {
+        x->timer = timer_alloc_on(c, tc, mem_home(machine_mem(tcore_machine(tc)), x->timer),
+                                  x->fn_id, 0);
+        oracle_watch(x->or, x->timer);
+        x->timer_freed = 0;
+    }
+    switch (s->workload) {
+    case WORKLOAD_SCHEDULE_TIMEOUT:
+    case WORKLOAD_REARM:
+        if (arm_cpu == x->caller)
+            mod_timer(c, tc, x->timer, read_jiffies(c, tc) + (uint64_t)s->expires_jiffies);
+        else
+            request_arm(c, x, arm_cpu, 0);
+        cpu_work(c, s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
+        break;
+    case WORKLOAD_OVERLAP: {
+        uint64_t n0 = x->fn_starts;
+        request_arm(c, x, s->overlap_first_cpu, s->overlap_first_cycles);
+        wait_fn_starts(c, x, n0 + 1);
+        request_arm(c, x, s->overlap_second_cpu, s->overlap_second_cycles);
+        wait_fn_starts(c, x, n0 + 2);
+        cpu_work(c, s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
+        break;
+    }
+    case WORKLOAD_FIRST_RUN: {
+        request_arm(c, x, arm_cpu, 0);
+        cpu_t *b = machine_cpu(tcore_machine(tc), arm_cpu);
+        cpu_idle_until(c, cpu_next_tick(b) + s->spacing_cycles +
+                              uniform(c, s->spacing_jitter_cycles));
+        break;
+    }
+    }
+}
+
+static void caller_program(cpu_t *c, void *arg)
+{
+    ctx_t *x = arg;
+    run_t *r = x->r;
+    const scenario_t *s = x->s;
+    int total = s->warmup_calls + s->calls;
+    for (int k = 0; k < total && !cpu_stopping(c); k++) {
+        prepare(c, x);
+        if (r->cache == CACHE_COLD)
+            cpu_flush_cache(c);
+        maddr_t t = x->timer;
+        uint64_t t0 = cpu_now(c);
+        oracle_call(x->or, c, t);
+        int oops = 0;
+        strategy_del_timer_sync(r->strategy, c, x->tc, t, &oops);
+        uint64_t t1 = cpu_now(c);
+        cpu_sync(c); /* the oracle looks at the state as of the return */
+        oracle_return(x->or, c, t, oops);
+        if (k >= s->warmup_calls)
+            r->cycles[r->ncalls++] = t1 - t0;
+    }
+    r->sim_cycles = cpu_now(c);
+    machine_stop(tcore_machine(x->tc));
+}
+
+/* --- set-up --- */
+
+static void setup(machine_t *m, void *arg)
+{
+    ctx_t *x = arg;
+    run_t *r = x->r;
+    const scenario_t *s = x->s;
+    const platform_t *p = machine_platform(m);
+    int n = p->ncpus;
+    x->period = (uint64_t)(p->clock_mhz * 1e6 / s->hz + 0.5);
+    x->tc = tcore_create(m, strategy_design(r->strategy), strategy_last_running(r->strategy),
+                         x->period, s->timekeeper_cpu);
+    x->or = oracle_create(x->tc, r->trace ? TRACE_LEN : 0);
+    x->fn_id = tcore_register_fn(x->tc, scenario_fn, x);
+    x->bg_fn_id = tcore_register_fn(x->tc, background_fn, x);
+    mem_set_jitter(machine_mem(m), s->jitter_cycles, r->seed);
+    int node = s->timer_node < 0 ? p->cpu_node[x->caller] : s->timer_node;
+    x->timer = timer_alloc(x->tc, node, x->fn_id, 0);
+    oracle_watch(x->or, x->timer);
+    x->arm_req = calloc((size_t)n, sizeof *x->arm_req);
+    x->arm_data = calloc((size_t)n, sizeof *x->arm_data);
+    x->bg_timers = calloc((size_t)n, sizeof *x->bg_timers);
+    if (!x->arm_req || !x->arm_data || !x->bg_timers)
+        abort();
+
+    int arm_cpu = s->arm_cpu < 0 ? x->caller : s->arm_cpu;
+    for (int i = 0; i < n; i++) {
+        int helper = (i == arm_cpu && i != x->caller &&
+                      (s->workload != WORKLOAD_OVERLAP)) ||
+                     (s->workload == WORKLOAD_OVERLAP &&
+                      (i == s->overlap_first_cpu || i == s->overlap_second_cpu));
+        if (i == x->caller) {
+            machine_set_program(m, i, caller_program, x);
+        } else if (helper) {
+            machine_set_program(m, i, armer_program, x);
+        } else if (s->ops_per_tick > 0) {
+            x->bg_timers[i] = calloc((size_t)s->timers_per_cpu, sizeof(maddr_t));
+            if (!x->bg_timers[i])
+                abort();
+            for (int k = 0; k < s->timers_per_cpu; k++)
+                x->bg_timers[i][k] = timer_alloc(x->tc, p->cpu_node[i], x->bg_fn_id, 0);
+            machine_set_program(m, i, background_program, x);
+        }
+    }
+    (void)r;
+}
+
+static void finish(machine_t *m, void *arg)
+{
+    ctx_t *x = arg;
+    run_t *r = x->r;
+    r->violations = oracle_violations(x->or);
+    r->oopses = oracle_oopses(x->or);
+    r->bugs = oracle_bugs(x->or);
+    r->uaf = mem_freed_writes(machine_mem(m));
+    r->accesses = machine_accesses(m);
+    r->switches = machine_switches(m);
+    if (r->trace)
+        oracle_print_trace(x->or, stderr, machine_platform(m)->clock_mhz);
+}
+
+static const char *key_origin(const scenario_t *s, const char *key)
+{
+    for (int i = 0; i < s->nresolved; i++)
+        if (!strcmp(s->resolved[i].key, key))
+            return strcmp(s->resolved[i].origin, "default") ? s->resolved[i].origin : s->path;
+    return s->path;
+}
+
+static int check_cpu(const scenario_t *s, const platform_t *p, const char *key, int cpu,
+                     int allow_neg, err_t *e)
+{
+    if ((cpu < 0 && !allow_neg) || cpu >= p->ncpus)
+        return err_set(e, NULL, 0, "%s: %s = %d, but platform %s has CPUs 0..%d",
+                       key_origin(s, key), key, cpu, p->name, p->ncpus - 1);
+    return 0;
+}
+
+int run_check(const scenario_t *s, const platform_t *p, err_t *e)
+{
+    if (check_cpu(s, p, "measure.cpu", s->cpu, 0, e) ||
+        check_cpu(s, p, "measure.arm_cpu", s->arm_cpu, 1, e) ||
+        check_cpu(s, p, "kernel.timekeeper_cpu", s->timekeeper_cpu, 0, e))
+        return -1;
+    if (s->timer_node >= p->nnodes)
+        return err_set(e, NULL, 0, "%s: measure.timer_node = %d, but platform %s has nodes 0..%d",
+                       key_origin(s, "measure.timer_node"), s->timer_node, p->name,
+                       p->nnodes - 1);
+    if (s->workload == WORKLOAD_OVERLAP) {
+        if (check_cpu(s, p, "overlap.first_cpu", s->overlap_first_cpu, 0, e) ||
+            check_cpu(s, p, "overlap.second_cpu", s->overlap_second_cpu, 0, e))
+            return -1;
+        if (s->overlap_first_cpu == s->cpu || s->overlap_second_cpu == s->cpu ||
+            s->overlap_first_cpu == s->overlap_second_cpu)
+            return err_set(e, NULL, 0,
+                           "%s: overlap.first_cpu, overlap.second_cpu and measure.cpu must be "
+                           "three different CPUs",
+                           key_origin(s, "overlap.first_cpu"));
+    }
+    if ((s->workload == WORKLOAD_REARM || s->workload == WORKLOAD_FIRST_RUN) &&
+        (s->arm_cpu < 0 || s->arm_cpu == s->cpu))
+        return err_set(e, NULL, 0,
+                       "%s: workload %s needs measure.arm_cpu set to a CPU other than the caller",
+                       key_origin(s, "measure.workload"),
+                       s->workload == WORKLOAD_REARM ? "rearm" : "first_run");
+    if (p->clock_mhz * 1e6 / s->hz < 1000)
+        return err_set(e, NULL, 0, "%s: kernel.hz = %d leaves under 1000 cycles per tick",
+                       key_origin(s, "kernel.hz"), s->hz);
+    return 0;
+}
+
+int run_one(run_t *r, const char *argv0, err_t *e)
+{
+    ctx_t x;
+    memset(&x, 0, sizeof x);
+    x.r = r;
+    x.s = r->s;
+    x.caller = r->s->cpu;
+    r->cycles = calloc((size_t)r->s->calls, sizeof *r->cycles);
+    if (!r->cycles)
+        abort();
+    r->ncalls = 0;
+    machine_hooks_t hooks = {setup, finish, &x};
+    int rc = machine_run(r->p, argv0, r->seed, &hooks, e);
+    if (x.bg_timers)
+        for (int i = 0; i < r->p->ncpus; i++)
+            free(x.bg_timers[i]);
+    free(x.bg_timers);
+    free((void *)x.arm_req);
+    free(x.arm_data);
+    oracle_destroy(x.or);
+    tcore_destroy(x.tc);
+    return rc;
+}

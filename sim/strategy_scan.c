@@ -1,0 +1,25 @@
+/* scan: del_timer_sync as in 2.6.6. Cost grows with the number of CPUs: each
+ * probe reads another CPU's base line, which its owner writes at every tick
+ * and at every timer operation, so on NUMA most probes are remote misses. */
+#include "strategy.h"
+
+int del_timer_sync_scan(cpu_t *c, tcore_t *tc, maddr_t t)
+{
+    int ret = 0;
+    int n = machine_ncpus(tcore_machine(tc));
+    cpu_read(c, t + TIMER_MAGIC); /* check_timer */
+    for (;;) {
+        ret += del_timer(c, tc, t);
+        for (int i = 0; i < n; i++) {
+            maddr_t rt = tcore_base(tc, i) + BASE_RUNNING_TIMER;
+            if (cpu_read(c, rt) == t) {
+                while (cpu_read(c, rt) == t)
+                    cpu_relax(c); /* and a reschedule check */
+                break;
+            }
+        }
+        /* smp_rmb */
+        if (!timer_pending(c, tc, t))
+            return ret;
+    }
+}

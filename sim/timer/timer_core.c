@@ -1,0 +1,187 @@
+/* timer_core: bases, jiffies, timer allocation and the tick.
+ *
+ * Placement: CPU i's base is allocated in node(i)'s memory, line-aligned;
+ * jiffies has a line of its own in the timekeeper's node; each CPU has one
+ * line of "kernel stack" in its node for the run loop's local list head.
+ *
+ * The tick (HZ per second on every CPU, local timers out of phase): the
+ * hard-interrupt part advances jiffies on the timekeeper; the softirq part
+ * then runs this CPU's base when jiffies >= base->timer_jiffies, with
+ * interrupts enabled and no nesting of the softirq itself.
+ */
+#include "timer_internal.h"
+
+#include <stdlib.h>
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void init_base(mem_t *mem, maddr_t b)
+{
+    /* Every list head points at itself; timer_jiffies = jiffies = 0. */
+    for (int i = 0; i < TVR_SIZE + 4 * TVN_SIZE; i++) {
+        maddr_t h = b + BASE_TV1 + (maddr_t)i * 16;
+        mem_poke(mem, h, h);
+        mem_poke(mem, h + 8, h);
+    }
+}
+
+static void tick(cpu_t *c, void *arg)
+{
+    tcore_t *tc = arg;
+    int id = cpu_id(c);
+    if (id == tc->timekeeper)
+        cpu_fetch_add(c, tc->jiffies, 1); /* do_timer; interrupts are off */
+    if (tc->in_softirq[id])
+        return; /* the softirq this tick interrupted will see the new jiffy */
+    tc->in_softirq[id] = 1;
+    cpu_irq_enable(c);
+    maddr_t b = tc->base[id];
+    uint64_t tj = cpu_read(c, b + BASE_TIMER_JIFFIES);
+    if ((int64_t)(cpu_read(c, tc->jiffies) - tj) >= 0) {
+        tc->runs[id]++;
+        wheel_run(c, tc, b);
+    }
+    cpu_irq_disable(c);
+    tc->in_softirq[id] = 0;
+}
+
+tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running,
+                      uint64_t period_cycles, int timekeeper_cpu)
+{
+    const platform_t *p = machine_platform(m);
+    tcore_t *tc = xcalloc(1, sizeof *tc);
+    tc->m = m;
+    tc->mem = machine_mem(m);
+    tc->design = design;
+    tc->last_running = last_running && design == TIMER_CLASSIC;
+    tc->ncpus = p->ncpus;
+    tc->timekeeper = timekeeper_cpu;
+    tc->base = xcalloc((size_t)tc->ncpus, sizeof *tc->base);
+    tc->stack = xcalloc((size_t)tc->ncpus, sizeof *tc->stack);
+    tc->in_softirq = xcalloc((size_t)tc->ncpus, sizeof *tc->in_softirq);
+    tc->runs = xcalloc((size_t)tc->ncpus, sizeof *tc->runs);
+    for (int i = 0; i < tc->ncpus; i++) {
+        tc->base[i] = mem_alloc(tc->mem, p->cpu_node[i], BASE_SIZE);
+        init_base(tc->mem, tc->base[i]);
+        tc->stack[i] = mem_alloc(tc->mem, p->cpu_node[i], 16);
+    }
+    tc->jiffies = mem_alloc(tc->mem, p->cpu_node[timekeeper_cpu], 8);
+    machine_set_tick(m, period_cycles, period_cycles, tick, tc);
+    return tc;
+}
+
+void tcore_destroy(tcore_t *tc)
+{
+    if (!tc)
+        return;
+    free(tc->base);
+    free(tc->stack);
+    free(tc->in_softirq);
+    free(tc->runs);
+    free(tc->fns);
+    free(tc);
+}
+
+void tcore_set_observer(tcore_t *tc, tcore_observer_t fn, void *ctx)
+{
+    tc->obs = fn;
+    tc->obs_ctx = ctx;
+}
+
+timer_design_t tcore_design(const tcore_t *tc)
+{
+    return tc->design;
+}
+
+machine_t *tcore_machine(tcore_t *tc)
+{
+    return tc->m;
+}
+
+maddr_t tcore_base(const tcore_t *tc, int cpu)
+{
+    return tc->base[cpu];
+}
+
+int tcore_base_cpu(const tcore_t *tc, maddr_t base)
+{
+    for (int i = 0; i < tc->ncpus; i++)
+        if (tc->base[i] == base)
+            return i;
+    return -1;
+}
+
+maddr_t tcore_jiffies_addr(const tcore_t *tc)
+{
+    return tc->jiffies;
+}
+
+int tcore_register_fn(tcore_t *tc, timer_fn_t fn, void *ctx)
+{
+    tc->fns = realloc(tc->fns, sizeof *tc->fns * (size_t)(tc->nfns + 1));
+    if (!tc->fns)
+        abort();
+    tc->fns[tc->nfns].fn = fn;
+    tc->fns[tc->nfns].ctx = ctx;
+    return tc->nfns++;
+}
+
+static maddr_t first_base_of_node(const tcore_t *tc, int node)
+{
+    const platform_t *p = machine_platform(tc->m);
+    return tc->base[p->node_first_cpu[node]];
+}
+
+maddr_t timer_alloc(tcore_t *tc, int node, int fn_id, uint64_t data)
+{
+    maddr_t t = mem_alloc(tc->mem, node, TIMER_SIZE);
+    mem_poke(tc->mem, t + TIMER_MAGIC, TIMER_MAGIC_VALUE);
+    mem_poke(tc->mem, t + TIMER_FUNCTION, (uint64_t)fn_id);
+    mem_poke(tc->mem, t + TIMER_DATA, data);
+    /* 2.6.13's init_timer points base at the initialising CPU's base. */
+    if (tc->design == TIMER_TRACKING)
+        mem_poke(tc->mem, t + TIMER_BASE, first_base_of_node(tc, node));
+    return t;
+}
+
+maddr_t timer_alloc_on(cpu_t *c, tcore_t *tc, int node, int fn_id, uint64_t data)
+{
+    maddr_t t = mem_alloc(tc->mem, node, TIMER_SIZE);
+    cpu_write(c, t + TIMER_ENTRY_NEXT, 0);
+    cpu_write(c, t + TIMER_LOCK, 0);
+    cpu_write(c, t + TIMER_MAGIC, TIMER_MAGIC_VALUE);
+    cpu_write(c, t + TIMER_FUNCTION, (uint64_t)fn_id);
+    cpu_write(c, t + TIMER_DATA, data);
+    cpu_write(c, t + TIMER_BASE, tc->design == TIMER_TRACKING ? tc->base[cpu_id(c)] : 0);
+    cpu_write(c, t + TIMER_LAST_RUNNING, 0);
+    return t;
+}
+
+void timer_free(cpu_t *c, tcore_t *tc, maddr_t t)
+{
+    mem_release(tc->mem, t, TIMER_SIZE);
+    tcore_emit(tc, TEV_FREED, c, t);
+}
+
+int timer_is_pending_now(const tcore_t *tc, maddr_t t)
+{
+    if (tc->design == TIMER_CLASSIC)
+        return mem_peek(tc->mem, t + TIMER_BASE) != 0;
+    return mem_peek(tc->mem, t + TIMER_ENTRY_NEXT) != 0;
+}
+
+uint64_t tcore_jiffies_now(const tcore_t *tc)
+{
+    return mem_peek(tc->mem, tc->jiffies);
+}
+
+uint64_t tcore_ticks_run(const tcore_t *tc, int cpu)
+{
+    return tc->runs[cpu];
+}
