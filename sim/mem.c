@@ -226,7 +226,7 @@ static void note_held(mem_t *m, int cpu, uint64_t line)
         for (size_t i = 0; i < k; i++)
             m->lines[h->v[i]].pad &= (uint16_t)~1u;
         h->n = k;
-        if (h->n * 2 > h->cap) {
+        if (h->n * 2 >= h->cap) { /* also grows the first, empty list */
             h->cap = h->cap ? h->cap * 2 : 64;
             h->v = realloc(h->v, sizeof *h->v * h->cap);
             if (!h->v)
