@@ -5,5 +5,6 @@
 const cli_command_t cli_commands[] = {
     {"platform", cli_platform},
     {"run", cli_run},
+    {"tune", cli_tune},
     {NULL, NULL},
 };

@@ -22,6 +22,7 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <xbt/log.h>
@@ -38,6 +39,10 @@ struct cpu {
     cpu_fn prog;
     void *arg;
     gsl_rng *rng;
+    /* spin fast-forward (cpu_spin_while_eq) */
+    sg_sem_t sem;
+    int watching, woken;
+    uint64_t watch_line, watch_t0, watch_iter, resume;
 };
 
 struct machine {
@@ -57,7 +62,9 @@ struct machine {
     const machine_hooks_t *hooks;
     err_t *err;
     int rc;
-    uint64_t accesses, switches;
+    uint64_t accesses, switches, batched;
+    int nwatch;
+    int *watchers; /* CPUs in cpu_spin_while_eq's fast-forward */
 };
 
 static machine_t *g_machine; /* the one machine of this process */
@@ -73,11 +80,20 @@ static void heap_swap(machine_t *m, int i, int j)
     m->pos[a] = j;
 }
 
-/* Keys only grow, so an update only sifts down. */
+/* Sets cpu's key: sifts up when it fell (a spinner woken early), down
+ * when it grew (every step). */
 static void heap_raise(machine_t *m, int cpu, uint64_t key)
 {
-    m->key[cpu] = key;
     int i = m->pos[cpu];
+    int fell = key < m->key[cpu];
+    m->key[cpu] = key;
+    while (fell && i > 0) {
+        int up = (i - 1) / 2;
+        if (m->key[m->heap[up]] <= key)
+            return;
+        heap_swap(m, i, up);
+        i = up;
+    }
     for (;;) {
         int l = 2 * i + 1, r = l + 1, s = i;
         if (l < m->n && m->key[m->heap[l]] < m->key[m->heap[s]])
@@ -134,6 +150,36 @@ static void poll_irq(cpu_t *c)
         take_tick(c);
 }
 
+static uint64_t key_of(const machine_t *m, uint64_t cycle, int cpu)
+{
+    return (cycle << m->kshift) | (uint64_t)cpu;
+}
+
+/* Writer w (at its current cycle) changed a line: every CPU spinning on it
+ * resumes at its first read that comes after the write. */
+static void wake_watchers(machine_t *m, cpu_t *w, uint64_t line)
+{
+    uint64_t wkey = key_of(m, w->now, w->id);
+    for (int i = 0; i < m->nwatch;) {
+        cpu_t *s = &m->cpus[m->watchers[i]];
+        if (s->watch_line != line || s == w) {
+            i++;
+            continue;
+        }
+        uint64_t k = w->now > s->watch_t0
+                         ? (w->now - s->watch_t0 + s->watch_iter - 1) / s->watch_iter
+                         : 0;
+        while (key_of(m, s->watch_t0 + k * s->watch_iter, s->id) < wkey)
+            k++;
+        s->resume = s->watch_t0 + k * s->watch_iter;
+        s->woken = 1;
+        s->watching = 0;
+        m->watchers[i] = m->watchers[--m->nwatch];
+        heap_raise(m, s->id, key_of(m, s->resume, s->id));
+        sg_sem_release(s->sem);
+    }
+}
+
 /* --- steps --- */
 
 static void step(cpu_t *c, maddr_t a, mem_op_t op)
@@ -142,6 +188,8 @@ static void step(cpu_t *c, maddr_t a, mem_op_t op)
     sync_step(c);
     c->now += mem_access(c->m->mem, c->id, a, op, NULL);
     c->m->accesses++;
+    if (c->m->nwatch)
+        wake_watchers(c->m, c, mem_line_of(c->m->mem, a));
 }
 
 uint64_t cpu_read(cpu_t *c, maddr_t a)
@@ -200,15 +248,84 @@ void cpu_work(cpu_t *c, uint64_t cycles)
     }
 }
 
+/* The spinner c holds the line of a and has just relaxed: until another CPU
+ * writes that line, each iteration is a hit plus a relax and changes
+ * nothing. Jump over them: wait (in SimGrid) for a writer, or for the first
+ * iteration that a tick interrupts. */
+static void fast_forward(cpu_t *c, maddr_t a)
+{
+    machine_t *m = c->m;
+    uint64_t iter = (uint64_t)(m->p->costs.hit_cycles + 0.5) +
+                    (uint64_t)(m->p->costs.relax_cycles + 0.5);
+    if (iter == 0)
+        return;
+    uint64_t t0 = c->now, wake = UINT64_MAX;
+    if (m->tick_fn && !m->stopping && !c->irq_off) {
+        /* Stop at the last read before the tick: the loop then takes the
+         * tick at its exact cycle, in the relax (or read) it falls in. */
+        uint64_t nt = c->next_tick > t0 ? c->next_tick : t0;
+        wake = t0 + (nt - t0) / iter * iter;
+        if (wake == t0)
+            return;
+    }
+    c->watch_line = mem_line_of(m->mem, a);
+    c->watch_t0 = t0;
+    c->watch_iter = iter;
+    c->woken = 0;
+    c->watching = 1;
+    m->watchers[m->nwatch++] = c->id;
+    heap_raise(m, c->id, wake == UINT64_MAX ? UINT64_MAX : key_of(m, wake, c->id));
+    if (m->heap[0] != c->id || wake == UINT64_MAX) {
+        m->switches++;
+        if (wake == UINT64_MAX)
+            sg_sem_acquire(c->sem);
+        else
+            sg_sem_acquire_timeout(c->sem, (double)key_of(m, wake, c->id) - simgrid_get_clock());
+    }
+    if (c->watching) { /* not woken by a writer: the tick (or nobody) came first */
+        for (int i = 0; i < m->nwatch; i++)
+            if (m->watchers[i] == c->id) {
+                m->watchers[i] = m->watchers[--m->nwatch];
+                break;
+            }
+        c->watching = 0;
+    }
+    uint64_t until = c->woken ? c->resume : wake;
+    if (until != UINT64_MAX && until > t0) {
+        m->batched += (until - t0) / iter;
+        c->now = until;
+    }
+}
+
+uint64_t cpu_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v)
+{
+    for (;;) {
+        uint64_t x = cpu_read(c, a);
+        if (x != v)
+            return x;
+        cpu_relax(c);
+        if (!c->m->always_yield && mem_holds(c->m->mem, c->id, a) && c->next_tick > c->now)
+            fast_forward(c, a);
+    }
+}
+
 void cpu_relax(cpu_t *c)
 {
     cpu_work(c, (uint64_t)(c->m->p->costs.relax_cycles + 0.5));
 }
 
+/* Unlike cpu_work, a tick taken on the way does not push the end back. */
 void cpu_idle_until(cpu_t *c, uint64_t cycle)
 {
-    if (cycle > c->now)
-        cpu_work(c, cycle - c->now);
+    while (c->now < cycle) {
+        if (tick_due(c, cycle)) {
+            if (c->next_tick > c->now)
+                c->now = c->next_tick;
+            take_tick(c);
+        } else {
+            c->now = cycle;
+        }
+    }
 }
 
 void cpu_sync(cpu_t *c)
@@ -331,6 +448,11 @@ uint64_t machine_switches(const machine_t *m)
     return m->switches;
 }
 
+uint64_t machine_batched_reads(const machine_t *m)
+{
+    return m->batched;
+}
+
 static void cpu_main(int argc, char **argv)
 {
     (void)argc;
@@ -387,7 +509,8 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     m->heap = malloc(sizeof(int) * (size_t)m->n);
     m->pos = malloc(sizeof(int) * (size_t)m->n);
     m->key = malloc(sizeof(uint64_t) * (size_t)m->n);
-    if (!m->cpus || !m->heap || !m->pos || !m->key)
+    m->watchers = malloc(sizeof(int) * (size_t)m->n);
+    if (!m->cpus || !m->heap || !m->pos || !m->key || !m->watchers)
         abort();
     for (int i = 0; i < m->n; i++) {
         cpu_t *c = &m->cpus[i];
@@ -399,6 +522,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         m->heap[i] = i;
         m->pos[i] = i;
         m->key[i] = (uint64_t)i;
+        c->sem = sg_sem_init(0);
     }
     g_machine = m;
     sg_actor_t boot = sg_actor_init("boot", sg_host_by_name(p->cpu_host[0]));
@@ -407,8 +531,11 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     int rc = m->rc;
     if (rc == 0 && m->hooks && m->hooks->finish)
         m->hooks->finish(m, m->hooks->arg);
-    for (int i = 0; i < m->n; i++)
+    for (int i = 0; i < m->n; i++) {
         gsl_rng_free(m->cpus[i].rng);
+        sg_sem_destroy(m->cpus[i].sem);
+    }
+    free(m->watchers);
     mem_destroy(m->mem);
     free(m->cpus);
     free(m->heap);

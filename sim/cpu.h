@@ -57,6 +57,8 @@ void machine_stop(machine_t *m);
 /* Total memory accesses and actor switches so far (for the benchmark). */
 uint64_t machine_accesses(const machine_t *m);
 uint64_t machine_switches(const machine_t *m);
+/* Spin-loop reads that cpu_spin_while_eq skipped over (all hits). */
+uint64_t machine_batched_reads(const machine_t *m);
 
 /* --- for code running on a CPU (only from that CPU's actor) --- */
 int cpu_id(const cpu_t *c);
@@ -75,6 +77,10 @@ uint64_t cpu_fetch_add(cpu_t *c, maddr_t a, uint64_t d);
 
 void cpu_work(cpu_t *c, uint64_t cycles); /* plain work, interruptible */
 void cpu_relax(cpu_t *c);                 /* one spin-loop pause */
+/* while (cpu_read(c, a) == v) cpu_relax(c); returns the value that ended
+ * it. Exactly the same cycles and interleaving, but the iterations that only
+ * hit a held line are skipped until another CPU writes it or a tick comes. */
+uint64_t cpu_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v);
 void cpu_idle_until(cpu_t *c, uint64_t cycle); /* nothing to do until then */
 void cpu_flush_cache(cpu_t *c);
 /* Lets every other CPU catch up to this CPU's cycle, so that what is read

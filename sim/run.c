@@ -22,11 +22,12 @@
 #include "timer/timer.h"
 
 #include <gsl/gsl_randist.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define TRACE_LEN 40
-#define POLL_CYCLES 500      /* a helper's pause between two looks at its flag */
+#define POLL_CYCLES 20000 /* a helper's pause between two looks at its flag */
 #define BG_EXPIRES_MIN 50    /* background timers are armed 50..249 jiffies ahead */
 #define BG_EXPIRES_SPAN 200
 
@@ -45,6 +46,7 @@ typedef struct {
     volatile int *arm_req;   /* [ncpus]: arm the timer, with data */
     uint64_t *arm_data;      /* [ncpus] */
     uint64_t fn_starts;      /* runs of the measured timer's function */
+    uint64_t strike_at;      /* first_run: the tick that will run the timer */
     int done;
 } ctx_t;
 
@@ -55,6 +57,7 @@ static void scenario_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void *a
     ctx_t *x = arg;
     const scenario_t *s = x->s;
     uint64_t work = s->workload == WORKLOAD_OVERLAP ? data : s->fn_cycles;
+    cpu_sync(c); /* bookkeeping below happens at this cycle */
     if (t == x->timer)
         x->fn_starts++;
     if (s->fn_rearm) {
@@ -67,6 +70,7 @@ static void scenario_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void *a
     }
     if (s->fn_free) {
         timer_free(c, tc, t);
+        cpu_sync(c);
         if (t == x->timer)
             x->timer_freed = 1;
     }
@@ -117,11 +121,14 @@ static void armer_program(cpu_t *c, void *arg)
             x->timer = timer_alloc_on(c, x->tc, cpu_node(c), x->fn_id, 0);
             oracle_watch(x->or, x->timer);
             mod_timer(c, x->tc, x->timer, j); /* due at this CPU's next tick */
+            x->strike_at = cpu_next_tick(c);
+            if (getenv("NUMASIM_DEBUG_EVENTS")) fprintf(stderr, "armed at %llu strike %llu\n", (unsigned long long)cpu_now(c), (unsigned long long)x->strike_at);
         } else {
             if (x->s->workload == WORKLOAD_OVERLAP)
                 cpu_write(c, x->timer + TIMER_DATA, x->arm_data[id]);
             mod_timer(c, x->tc, x->timer, j + (uint64_t)x->s->expires_jiffies);
         }
+        cpu_sync(c);
         x->arm_req[id] = 0;
     }
 }
@@ -129,6 +136,7 @@ static void armer_program(cpu_t *c, void *arg)
 /* Asks helper cpu to arm the timer and waits (polling) until it has. */
 static void request_arm(cpu_t *c, ctx_t *x, int cpu, uint64_t data)
 {
+    cpu_sync(c);
     x->arm_data[cpu] = data;
     x->arm_req[cpu] = 1;
     for (;;) {
@@ -188,9 +196,7 @@ static void prepare(cpu_t *c, ctx_t *x)
     }
     case WORKLOAD_FIRST_RUN: {
         request_arm(c, x, arm_cpu, 0);
-        cpu_t *b = machine_cpu(tcore_machine(tc), arm_cpu);
-        cpu_idle_until(c, cpu_next_tick(b) + s->spacing_cycles +
-                              uniform(c, s->spacing_jitter_cycles));
+        cpu_idle_until(c, x->strike_at + s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
         break;
     }
     }
@@ -208,6 +214,7 @@ static void caller_program(cpu_t *c, void *arg)
             cpu_flush_cache(c);
         maddr_t t = x->timer;
         uint64_t t0 = cpu_now(c);
+        cpu_sync(c); /* for the oracle's trace: events in time order */
         oracle_call(x->or, c, t);
         int oops = 0;
         strategy_del_timer_sync(r->strategy, c, x->tc, t, &oops);

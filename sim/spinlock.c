@@ -9,8 +9,7 @@ void spin_lock(cpu_t *c, maddr_t lock)
 {
     while (cpu_xchg(c, lock, 1) != 0) {
         /* Spin on a shared copy: only reads, until the holder releases. */
-        while (cpu_read(c, lock) != 0)
-            cpu_relax(c);
+        cpu_spin_while_eq(c, lock, 1);
     }
 }
 

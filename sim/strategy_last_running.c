@@ -13,8 +13,7 @@ int del_timer_sync_last_running(cpu_t *c, tcore_t *tc, maddr_t t)
         ret += del_timer(c, tc, t);
         maddr_t b = cpu_read(c, t + TIMER_LAST_RUNNING);
         if (b)
-            while (cpu_read(c, b + BASE_RUNNING_TIMER) == t)
-                cpu_relax(c);
+            cpu_spin_while_eq(c, b + BASE_RUNNING_TIMER, t);
         /* smp_rmb */
         if (!timer_pending(c, tc, t) && cpu_read(c, t + TIMER_LAST_RUNNING) == b)
             return ret;

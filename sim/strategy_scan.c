@@ -13,8 +13,7 @@ int del_timer_sync_scan(cpu_t *c, tcore_t *tc, maddr_t t)
         for (int i = 0; i < n; i++) {
             maddr_t rt = tcore_base(tc, i) + BASE_RUNNING_TIMER;
             if (cpu_read(c, rt) == t) {
-                while (cpu_read(c, rt) == t)
-                    cpu_relax(c); /* and a reschedule check */
+                cpu_spin_while_eq(c, rt, t); /* cpu_relax, reschedule check */
                 break;
             }
         }

@@ -30,10 +30,14 @@ struct tcore {
     void *obs_ctx;
 };
 
+/* Events happen at c's current cycle: let every CPU catch up first, so that
+ * the observer sees them in simulated-time order. */
 static inline void tcore_emit(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t)
 {
-    if (tc->obs)
+    if (tc->obs) {
+        cpu_sync(c);
         tc->obs(tc, ev, c, t, tc->obs_ctx);
+    }
 }
 
 /* Locking helpers: spin_lock_irq and friends on simulated lock words. */
