@@ -348,6 +348,8 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
 {
     char key[128];
     int user_strat = 0, user_cache = 0;
+    if (o->nsets > 60)
+        return err_set(e, "--set", 0, "at most 60 overrides, not %d", o->nsets);
     S->ov = calloc((size_t)o->nsets + 1, sizeof *S->ov);
     S->ssets = calloc((size_t)o->nsets + 4, sizeof *S->ssets);
     if (!S->ov || !S->ssets)
