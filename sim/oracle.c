@@ -43,8 +43,6 @@ static watched_t *find(const oracle_t *o, maddr_t t)
 
 static void record(oracle_t *o, cpu_t *c, int ev, maddr_t t)
 {
-    if (getenv("NUMASIM_DEBUG_EVENTS"))
-        fprintf(stderr, "ev %llu cpu %d ev %d t %llx\n", (unsigned long long)cpu_now(c), cpu_id(c), ev, (unsigned long long)t);
     if (!o->ring_len)
         return;
     trace_ent_t *e = &o->ring[o->ring_pos];

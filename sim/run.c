@@ -22,7 +22,6 @@
 #include "timer/timer.h"
 
 #include <gsl/gsl_randist.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,7 +121,6 @@ static void armer_program(cpu_t *c, void *arg)
             oracle_watch(x->or, x->timer);
             mod_timer(c, x->tc, x->timer, j); /* due at this CPU's next tick */
             x->strike_at = cpu_next_tick(c);
-            if (getenv("NUMASIM_DEBUG_EVENTS")) fprintf(stderr, "armed at %llu strike %llu\n", (unsigned long long)cpu_now(c), (unsigned long long)x->strike_at);
         } else {
             if (x->s->workload == WORKLOAD_OVERLAP)
                 cpu_write(c, x->timer + TIMER_DATA, x->arm_data[id]);
