@@ -6,5 +6,6 @@ const cli_command_t cli_commands[] = {
     {"platform", cli_platform},
     {"run", cli_run},
     {"tune", cli_tune},
+    {"bench", cli_bench},
     {NULL, NULL},
 };

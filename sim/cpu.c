@@ -545,3 +545,29 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     g_machine = NULL;
     return rc;
 }
+
+/* --- the bare loop of the benchmark --- */
+
+static long g_bare_left;
+
+static void bare_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    while (g_bare_left > 0) {
+        g_bare_left--;
+        sg_actor_sleep_for(1.0);
+    }
+}
+
+long machine_bare_sleeps(platform_t *p, const char *argv0, long sleeps)
+{
+    platform_boot(p, argv0);
+    g_bare_left = sleeps;
+    for (int i = 0; i < p->ncpus; i++) {
+        sg_actor_t a = sg_actor_init(p->cpu_host[i], sg_host_by_name(p->cpu_host[i]));
+        sg_actor_start(a, bare_main, 0, NULL);
+    }
+    simgrid_run();
+    return sleeps;
+}

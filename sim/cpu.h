@@ -39,6 +39,11 @@ typedef struct {
 int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
                 err_t *e);
 
+/* Runs the bare SimGrid loop the benchmark compares with: one actor per CPU
+ * of p, each doing sg_actor_sleep_for(1) until `sleeps` sleeps are done in
+ * all. Returns the number of sleeps. Starts SimGrid (once per process). */
+long machine_bare_sleeps(platform_t *p, const char *argv0, long sleeps);
+
 /* --- for setup() --- */
 mem_t *machine_mem(machine_t *m);
 const platform_t *machine_platform(const machine_t *m);

@@ -283,6 +283,7 @@ static void finish(machine_t *m, void *arg)
     r->uaf = mem_freed_writes(machine_mem(m));
     r->accesses = machine_accesses(m);
     r->switches = machine_switches(m);
+    r->batched = machine_batched_reads(m);
     if (r->trace)
         oracle_print_trace(x->or, stderr, machine_platform(m)->clock_mhz);
 }

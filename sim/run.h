@@ -27,7 +27,7 @@ typedef struct {
     uint64_t *cycles; /* [ncalls] cost of each measured call; caller frees */
     int ncalls;
     uint64_t violations, oopses, bugs, uaf;
-    uint64_t accesses, switches, sim_cycles;
+    uint64_t accesses, switches, batched, sim_cycles;
 } run_t;
 
 /* Checks that the scenario's CPUs and nodes exist on r->p: returns 0, or -1
