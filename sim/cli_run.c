@@ -180,32 +180,27 @@ static void write_resolved(FILE *f, const variant_t *v, int nv, int argc, char *
     const scenario_t *s = v[0].s;
     fprintf(f, "; numasim %s: resolved configuration of scenario '%s' (%s)\n", NUMASIM_VERSION,
             s->name, s->path);
-    fprintf(f, "; command:");
+    fprintf(f, "; command: numasim");
     for (int i = 0; i < argc; i++)
         fprintf(f, " %s", argv[i]);
     fprintf(f, "\n; platform paths are relative to the directory numasim ran in\n");
-    const char *section = "";
+    char section[64] = "";
     for (int i = 0; i < s->nresolved; i++) {
         const scenario_kv_t *kv = &s->resolved[i];
         const char *dot = strchr(kv->key, '.');
-        size_t sl = dot ? (size_t)(dot - kv->key) : 0;
-        if (strlen(section) != sl || strncmp(section, kv->key, sl) != 0) {
-            fprintf(f, "\n[%.*s]\n", (int)sl, kv->key);
-            section = kv->key;
+        int sl = dot ? (int)(dot - kv->key) : 0;
+        if ((int)strlen(section) != sl || strncmp(section, kv->key, (size_t)sl) != 0) {
+            snprintf(section, sizeof section, "%.*s", sl, kv->key);
+            fprintf(f, "\n[%s]\n", section);
         }
-        const char *val = kv->value;
-        if (!strcmp(kv->key, "scenario.platforms"))
-            val = NULL;
-        if (val)
-            fprintf(f, "%s = %s ; %s\n", dot ? dot + 1 : kv->key, val, kv->origin);
-        else {
-            fprintf(f, "platforms = ");
-            for (int k = 0; k < s->nplatforms; k++)
-                fprintf(f, "%s%s", k ? ", " : "", s->platforms[k]);
-            fprintf(f, " ; %s\n", kv->origin);
+        if (strcmp(kv->key, "scenario.platforms") != 0) {
+            fprintf(f, "%s = %s ; %s\n", dot ? dot + 1 : kv->key, kv->value, kv->origin);
+            continue;
         }
-        if (strlen(section) == sl && !strncmp(section, kv->key, sl))
-            section = kv->key;
+        fprintf(f, "platforms = ");
+        for (int k = 0; k < s->nplatforms; k++)
+            fprintf(f, "%s%s", k ? ", " : "", s->platforms[k]);
+        fprintf(f, " ; %s\n", kv->origin);
     }
     for (int k = 0; k < nv && v[k].sweep_value; k++)
         fprintf(f, "; sweep %s = %s\n", s->sweep_key, v[k].sweep_value);

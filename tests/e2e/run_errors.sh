@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Bad input to numasim run: one line on stderr, exit code 2, no result left.
+set -u
+bin=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+expect2() { # expect2 NAME PATTERN ARGS...
+    local name=$1 pat=$2
+    shift 2
+    "$bin" run -q -o "$tmp/out.csv" "$@" > "$tmp/stdout" 2> "$tmp/stderr"
+    local rc=$?
+    [ $rc -eq 2 ] || fail "$name: exit $rc, expected 2 ($(cat "$tmp/stderr"))"
+    [ "$(wc -l < "$tmp/stderr")" -eq 1 ] || fail "$name: stderr is not one line: $(cat "$tmp/stderr")"
+    grep -q -- "$pat" "$tmp/stderr" || fail "$name: stderr '$(cat "$tmp/stderr")' lacks '$pat'"
+    [ ! -e "$tmp/out.csv" ] || fail "$name: a result was written"
+    ls "$tmp" | grep -q '\.tmp\.' && fail "$name: temporary file left"
+    grep -qi 'backtrace\|terminate called' "$tmp/stderr" && fail "$name: SimGrid backtrace"
+    return 0
+}
+
+plat="$src/platforms/smp4.xml"
+printf '[scenario]\nplatforms = %s\n[measure]\ncalls = 10\n' "$plat" > "$tmp/ok.ini"
+"$bin" run -q -o "$tmp/ok.csv" "$tmp/ok.ini" || fail "a valid scenario failed"
+
+expect2 missing "$tmp/nope.ini: " "$tmp/nope.ini"
+printf '[scenario]\nplatforms = %s\n[measure]\ncalls = ten\n' "$plat" > "$tmp/type.ini"
+expect2 type "type.ini:4:" "$tmp/type.ini"
+printf '[scenario]\nplatforms = %s\n[measure]\ncalls = 0\n' "$plat" > "$tmp/range.ini"
+expect2 range "range.ini:4:" "$tmp/range.ini"
+printf '[scenario]\nplatforms = %s\n[nosuch]\nx = 1\n' "$plat" > "$tmp/section.ini"
+expect2 section "section.ini:3:" "$tmp/section.ini"
+printf '[scenario]\nplatforms = %s\n[measure]\nbogus = 1\n' "$plat" > "$tmp/key.ini"
+expect2 key "key.ini:4:" "$tmp/key.ini"
+printf '[scenario]\nplatforms = %s\n[measure]\ncpu = 9\n' "$plat" > "$tmp/cpu.ini"
+expect2 cpu "cpu.ini:4:" "$tmp/cpu.ini"
+printf '[scenario]\nplatforms = nothere.xml\n' > "$tmp/plat.ini"
+expect2 platform-missing "plat.ini:2:" "$tmp/plat.ini"
+printf '<?xml version="1.0"?>\n<platform version="4.1">\n<zone id="x" routing="Full">\n' > "$tmp/bad.xml"
+printf '[scenario]\nplatforms = bad.xml\n' > "$tmp/badplat.ini"
+expect2 platform-malformed "bad.xml:" "$tmp/badplat.ini"
+expect2 set-unknown "--set" --set measure.nope=1 "$tmp/ok.ini"
+expect2 set-platform "platform.nope" --set platform.nope=1 "$tmp/ok.ini"
+expect2 set-platform-value "hit_cycles" --set platform.hit_cycles=-3 "$tmp/ok.ini"
+"$bin" run -q -o /proc/nonexistent/x.csv "$tmp/ok.ini" 2> "$tmp/stderr"
+[ $? -eq 2 ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] || fail "unwritable output: $(cat "$tmp/stderr")"
+"$bin" run 2> /dev/null; [ $? -eq 2 ] || fail "no argument: not exit 2"
+"$bin" run --help | grep -q 'usage: numasim run' || fail "--help"
+echo "ok"
