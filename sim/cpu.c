@@ -155,19 +155,19 @@ static uint64_t key_of(const machine_t *m, uint64_t cycle, int cpu)
     return (cycle << m->kshift) | (uint64_t)cpu;
 }
 
-/* Writer w (at its current cycle) changed a line: every CPU spinning on it
- * resumes at its first read that comes after the write. */
-static void wake_watchers(machine_t *m, cpu_t *w, uint64_t line)
+/* Writer w changed a line by an access that started at cycle start: every
+ * CPU spinning on it resumes at its first read that comes after the write. */
+static void wake_watchers(machine_t *m, cpu_t *w, uint64_t line, uint64_t start)
 {
-    uint64_t wkey = key_of(m, w->now, w->id);
+    uint64_t wkey = key_of(m, start, w->id);
     for (int i = 0; i < m->nwatch;) {
         cpu_t *s = &m->cpus[m->watchers[i]];
         if (s->watch_line != line || s == w) {
             i++;
             continue;
         }
-        uint64_t k = w->now > s->watch_t0
-                         ? (w->now - s->watch_t0 + s->watch_iter - 1) / s->watch_iter
+        uint64_t k = start > s->watch_t0
+                         ? (start - s->watch_t0 + s->watch_iter - 1) / s->watch_iter
                          : 0;
         while (key_of(m, s->watch_t0 + k * s->watch_iter, s->id) < wkey)
             k++;
@@ -186,10 +186,11 @@ static void step(cpu_t *c, maddr_t a, mem_op_t op)
 {
     poll_irq(c);
     sync_step(c);
+    uint64_t start = c->now; /* the write takes effect here, as in the slow path */
     c->now += mem_access(c->m->mem, c->id, a, op, NULL);
     c->m->accesses++;
     if (c->m->nwatch)
-        wake_watchers(c->m, c, mem_line_of(c->m->mem, a));
+        wake_watchers(c->m, c, mem_line_of(c->m->mem, a), start);
 }
 
 uint64_t cpu_read(cpu_t *c, maddr_t a)
@@ -304,7 +305,7 @@ uint64_t cpu_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v)
         if (x != v)
             return x;
         cpu_relax(c);
-        if (!c->m->always_yield && mem_holds(c->m->mem, c->id, a) && c->next_tick > c->now)
+        if (!c->m->always_yield && mem_holds(c->m->mem, c->id, a) && !tick_due(c, c->now))
             fast_forward(c, a);
     }
 }
@@ -462,6 +463,10 @@ static void cpu_main(int argc, char **argv)
     sync_step(c);
     if (c->prog)
         c->prog(c, c->arg);
+    if (c->irq_off) { /* a simulator bug: the idle loop below would never take a tick */
+        fprintf(stderr, "numasim: CPU %d's program returned with interrupts disabled\n", c->id);
+        abort();
+    }
     /* Nothing left to run: take ticks until the machine stops. */
     while (m->tick_fn && !m->stopping) {
         cpu_idle_until(c, c->next_tick);

@@ -178,8 +178,8 @@ int mem_home(const mem_t *m, maddr_t a)
 
 void mem_release(mem_t *m, maddr_t a, size_t bytes)
 {
-    for (maddr_t x = a; x < a + bytes; x += (maddr_t)1 << m->line_shift)
-        line_at(m, x)->freed = 1;
+    for (uint64_t li = a >> m->line_shift; bytes && li <= (a + bytes - 1) >> m->line_shift; li++)
+        line_at(m, li << m->line_shift)->freed = 1;
 }
 
 int mem_is_freed(const mem_t *m, maddr_t a)

@@ -1,0 +1,328 @@
+/* test_mem: the coherence cost model of mem.c against its cost table.
+ *
+ * mem_create needs the route latencies, so each test runs machine_run on
+ * numa32 with no CPU programs and does its checks in the setup hook, where
+ * machine_mem() exists at cycle 0. Expected costs are computed from the
+ * platform's figures and node_lat with the table's formulas, so the tests
+ * follow retuned platforms but not a changed model.
+ *
+ * numa32: CPU i sits on node i/2; nodes 0,1 share a C-brick, 0..7 a router.
+ */
+#include "cpu.h"
+#include "mem.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef void (*mem_check_fn)(mem_t *m, const platform_t *p);
+
+typedef struct {
+    mem_check_fn fn;
+    int ran;
+} check_arg_t;
+
+static void in_setup(machine_t *m, void *arg)
+{
+    check_arg_t *a = arg;
+    a->fn(machine_mem(m), machine_platform(m));
+    a->ran = 1;
+}
+
+static void run_checks(mem_check_fn fn)
+{
+    const char *src = getenv("NUMASIM_SRC");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/platforms/numa32.xml", src && *src ? src : ".");
+    err_t e = {{0}};
+    platform_t *p = platform_read(path, NULL, 0, &e);
+    ck_assert_msg(p != NULL, "%s", e.msg);
+    check_arg_t a = {fn, 0};
+    machine_hooks_t hooks = {in_setup, NULL, &a};
+    ck_assert_msg(machine_run(p, "test_mem", 0, &hooks, &e) == 0, "%s", e.msg);
+    ck_assert_int_eq(a.ran, 1);
+    platform_free(p);
+}
+
+static uint32_t cyc(double v)
+{
+    return (uint32_t)(v + 0.5);
+}
+
+static uint32_t lat(const platform_t *p, int a, int b)
+{
+    return platform_node_lat(p, a, b);
+}
+
+/* requester -> home -> owner -> requester, each leg half a round trip */
+static uint32_t lat3(const platform_t *p, int n, int h, int o)
+{
+    return (lat(p, n, h) + lat(p, h, o) + lat(p, o, n)) / 2;
+}
+
+/* One access that must find `want`; returns its cost. */
+static uint32_t acc(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t want)
+{
+    mem_kind_t k = MEM_NKINDS;
+    uint32_t c = mem_access(m, cpu, a, op, &k);
+    ck_assert_msg(k == want, "cpu %d op %d found %s, expected %s", cpu, (int)op, mem_kind_name(k),
+                  mem_kind_name(want));
+    return c;
+}
+
+/* --- hits and misses --- */
+
+static void hit_local_remote(mem_t *m, const platform_t *p)
+{
+    maddr_t a = mem_alloc(m, 0, 8), far = mem_alloc(m, 8, 8), near = mem_alloc(m, 1, 8);
+    ck_assert_int_eq(mem_home(m, a), 0);
+    ck_assert_int_eq(mem_home(m, far), 8);
+    ck_assert_uint_ne(mem_line_of(m, a), mem_line_of(m, far));
+    uint32_t local = acc(m, 0, a, MEM_READ, MEM_MISS_LOCAL);
+    uint32_t hit = acc(m, 0, a, MEM_READ, MEM_HIT);
+    uint32_t remote = acc(m, 0, far, MEM_READ, MEM_MISS_REMOTE);
+    uint32_t brick = acc(m, 0, near, MEM_READ, MEM_MISS_REMOTE);
+    ck_assert_uint_eq(local, cyc(p->costs.mem_local_cycles));
+    ck_assert_uint_eq(hit, cyc(p->costs.hit_cycles));
+    ck_assert_uint_eq(remote, cyc(p->costs.mem_local_cycles) + lat(p, 0, 8));
+    ck_assert_uint_eq(brick, cyc(p->costs.mem_local_cycles) + lat(p, 0, 1));
+    ck_assert_uint_lt(hit, local);
+    ck_assert_uint_lt(local, brick);
+    ck_assert_uint_lt(brick, remote);
+    /* The line is held exclusive (E): a write and an RMW hit too. */
+    ck_assert_uint_eq(acc(m, 0, a, MEM_WRITE, MEM_HIT), cyc(p->costs.hit_cycles));
+    ck_assert_uint_eq(acc(m, 0, a, MEM_RMW, MEM_HIT), cyc(p->costs.atomic_cycles));
+    ck_assert_uint_eq(mem_count(m, MEM_HIT), 3);
+    ck_assert_uint_eq(mem_count(m, MEM_MISS_LOCAL), 1);
+    ck_assert_uint_eq(mem_count(m, MEM_MISS_REMOTE), 2);
+}
+
+START_TEST(hit_local_remote_costs)
+{
+    run_checks(hit_local_remote);
+}
+END_TEST
+
+/* --- cache to cache --- */
+
+static void c2c(mem_t *m, const platform_t *p)
+{
+    uint32_t local = cyc(p->costs.mem_local_cycles), dirty = cyc(p->costs.remote_dirty_cycles);
+    /* Same bus: CPU 1 reads what CPU 0 (node 0) modified. */
+    maddr_t a = mem_alloc(m, 0, 8);
+    ck_assert_uint_eq(acc(m, 0, a, MEM_WRITE, MEM_MISS_LOCAL), local);
+    ck_assert_uint_eq(acc(m, 1, a, MEM_READ, MEM_C2C_NODE), cyc(p->costs.c2c_node_cycles));
+    ck_assert(mem_holds(m, 0, a) && mem_holds(m, 1, a)); /* both shared now */
+    acc(m, 1, a, MEM_READ, MEM_HIT);
+
+    /* Three distinct nodes: reader 8, home 1, owner 2. */
+    maddr_t b = mem_alloc(m, 1, 8);
+    acc(m, 4, b, MEM_WRITE, MEM_MISS_REMOTE);
+    uint32_t c = acc(m, 16, b, MEM_READ, MEM_C2C_REMOTE);
+    ck_assert_uint_eq(c, local + lat3(p, 8, 1, 2) + dirty);
+    ck_assert_uint_gt(lat3(p, 8, 1, 2), lat(p, 8, 2)); /* the detour through home counts */
+
+    /* Home at one end: lat3 is the plain round trip. */
+    maddr_t d = mem_alloc(m, 0, 8);
+    acc(m, 16, d, MEM_WRITE, MEM_MISS_REMOTE);
+    ck_assert_uint_eq(acc(m, 0, d, MEM_READ, MEM_C2C_REMOTE), local + lat(p, 0, 8) + dirty);
+
+    /* RMW of a remotely modified line: max(fetch, invalidation) + atomic. */
+    maddr_t f = mem_alloc(m, 0, 8);
+    acc(m, 16, f, MEM_WRITE, MEM_MISS_REMOTE);
+    ck_assert_uint_eq(acc(m, 0, f, MEM_RMW, MEM_C2C_REMOTE),
+                      local + lat(p, 0, 8) + dirty + cyc(p->costs.atomic_cycles));
+    ck_assert(!mem_holds(m, 16, f));
+    ck_assert_uint_eq(mem_count(m, MEM_C2C_NODE), 1);
+    ck_assert_uint_eq(mem_count(m, MEM_C2C_REMOTE), 3);
+}
+
+START_TEST(c2c_costs)
+{
+    run_checks(c2c);
+}
+END_TEST
+
+/* --- flush and release --- */
+
+static void flush(mem_t *m, const platform_t *p)
+{
+    uint32_t local = cyc(p->costs.mem_local_cycles);
+    maddr_t a = mem_alloc(m, 0, 8);
+    acc(m, 0, a, MEM_READ, MEM_MISS_LOCAL);
+    acc(m, 0, a, MEM_READ, MEM_HIT);
+    mem_flush(m, 0);
+    ck_assert(!mem_holds(m, 0, a));
+    ck_assert_uint_eq(acc(m, 0, a, MEM_READ, MEM_MISS_LOCAL), local);
+
+    /* A dirty line is written back: the next reader misses to memory. */
+    maddr_t b = mem_alloc(m, 0, 8);
+    acc(m, 0, b, MEM_WRITE, MEM_MISS_LOCAL);
+    mem_flush(m, 0);
+    ck_assert_uint_eq(acc(m, 1, b, MEM_READ, MEM_MISS_LOCAL), local);
+
+    /* Many lines (past the held list's first growth), half of them taken
+     * away by CPU 1 meanwhile: the flush drops only CPU 0's copies. */
+    enum { N = 300 };
+    maddr_t base = mem_alloc(m, 0, (size_t)N * (size_t)p->line_bytes);
+    for (int i = 0; i < N; i++)
+        acc(m, 0, base + (maddr_t)i * (maddr_t)p->line_bytes, MEM_READ, MEM_MISS_LOCAL);
+    for (int i = 0; i < N; i += 2)
+        acc(m, 1, base + (maddr_t)i * (maddr_t)p->line_bytes, MEM_WRITE, MEM_MISS_LOCAL);
+    mem_flush(m, 0);
+    for (int i = 0; i < N; i++) {
+        maddr_t x = base + (maddr_t)i * (maddr_t)p->line_bytes;
+        ck_assert_msg(!mem_holds(m, 0, x), "line %d still held after flush", i);
+        ck_assert_int_eq(mem_holds(m, 1, x), i % 2 == 0);
+    }
+    acc(m, 1, base, MEM_WRITE, MEM_HIT);
+}
+
+START_TEST(flush_then_miss)
+{
+    run_checks(flush);
+}
+END_TEST
+
+static void freed(mem_t *m, const platform_t *p)
+{
+    (void)p;
+    maddr_t a = mem_alloc(m, 0, 256), live = mem_alloc(m, 0, 8);
+    mem_release(m, a, 256);
+    ck_assert(mem_is_freed(m, a) && mem_is_freed(m, a + 128));
+    ck_assert(!mem_is_freed(m, live));
+    mem_access(m, 0, a, MEM_READ, NULL); /* reads are not counted */
+    ck_assert_uint_eq(mem_freed_writes(m), 0);
+    mem_access(m, 0, a, MEM_WRITE, NULL);
+    mem_access(m, 3, a + 128, MEM_RMW, NULL);
+    mem_access(m, 0, live, MEM_WRITE, NULL);
+    ck_assert_uint_eq(mem_freed_writes(m), 2);
+}
+
+START_TEST(freed_writes_counted)
+{
+    run_checks(freed);
+}
+END_TEST
+
+/* --- invalidation --- */
+
+static void inval(mem_t *m, const platform_t *p)
+{
+    uint32_t bus = cyc(p->costs.inval_node_cycles);
+    /* CPU 1 upgrades a line (home 0) also held on its bus only: bus cost. */
+    maddr_t a = mem_alloc(m, 0, 8);
+    acc(m, 0, a, MEM_READ, MEM_MISS_LOCAL);
+    acc(m, 1, a, MEM_READ, MEM_MISS_LOCAL);
+    ck_assert_uint_eq(acc(m, 1, a, MEM_WRITE, MEM_UPGRADE), bus);
+
+    /* Sharers on nodes 0, 1 and 8: the farthest (8) sets the price. */
+    maddr_t b = mem_alloc(m, 0, 8), c = mem_alloc(m, 0, 8);
+    int sharers[] = {0, 1, 2, 16};
+    for (int i = 0; i < 4; i++) {
+        mem_access(m, sharers[i], b, MEM_READ, NULL);
+        if (i < 3)
+            mem_access(m, sharers[i], c, MEM_READ, NULL); /* c: nodes 0 and 1 */
+    }
+    ck_assert_uint_eq(acc(m, 1, c, MEM_WRITE, MEM_UPGRADE), lat3(p, 0, 0, 1));
+    ck_assert_uint_eq(acc(m, 1, b, MEM_WRITE, MEM_UPGRADE), lat3(p, 0, 0, 8));
+    ck_assert_uint_gt(lat3(p, 0, 0, 8), lat3(p, 0, 0, 1));
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(mem_holds(m, sharers[i], b), sharers[i] == 1);
+    /* Same with the farthest sharer first in CPU order: CPU 17 (node 8)
+     * upgrades a line of node 8 also held on nodes 1 (far), 8 and 9. */
+    maddr_t g = mem_alloc(m, 8, 8);
+    int others[] = {2, 16, 17, 18};
+    for (int i = 0; i < 4; i++)
+        mem_access(m, others[i], g, MEM_READ, NULL);
+    ck_assert_uint_gt(lat(p, 8, 1), lat(p, 8, 9));
+    ck_assert_uint_eq(acc(m, 17, g, MEM_WRITE, MEM_UPGRADE), lat3(p, 8, 8, 1));
+
+    /* A non-sharer on node 2 writes: max(fetch, farthest invalidation). */
+    maddr_t d = mem_alloc(m, 0, 8);
+    for (int i = 0; i < 4; i++)
+        mem_access(m, sharers[i], d, MEM_READ, NULL);
+    uint32_t fetch = cyc(p->costs.mem_local_cycles) + lat(p, 2, 0);
+    uint32_t worst = lat3(p, 2, 0, 8);
+    ck_assert_uint_gt(worst, fetch); /* else this would not test the max */
+    ck_assert_uint_eq(acc(m, 4, d, MEM_WRITE, MEM_MISS_REMOTE), worst);
+    for (int i = 0; i < 4; i++)
+        ck_assert(!mem_holds(m, sharers[i], d));
+}
+
+START_TEST(inval_farthest_sharer)
+{
+    run_checks(inval);
+}
+END_TEST
+
+/* --- jitter --- */
+
+enum { NJ = 200, JMAX = 50 };
+
+/* Reads NJ fresh lines from CPU 0, homed round the machine; stores each
+ * miss's cost minus its table cost. */
+static void jitter_draws(mem_t *m, const platform_t *p, uint32_t *extra)
+{
+    for (int i = 0; i < NJ; i++) {
+        int home = i % p->nnodes;
+        maddr_t a = mem_alloc(m, home, 8);
+        uint32_t base = cyc(p->costs.mem_local_cycles) + lat(p, 0, home);
+        uint32_t c = mem_access(m, 0, a, MEM_READ, NULL);
+        ck_assert_msg(c >= base && c <= base + JMAX, "cost %u outside [%u, %u]", c, base,
+                      base + JMAX);
+        extra[i] = c - base;
+        ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, NULL), cyc(p->costs.hit_cycles));
+    }
+}
+
+static void jitter(mem_t *m, const platform_t *p)
+{
+    uint32_t x[NJ], y[NJ], z[NJ];
+    mem_set_jitter(m, JMAX, 1234);
+    jitter_draws(m, p, x);
+    mem_set_jitter(m, JMAX, 1234); /* same seed: same draws */
+    jitter_draws(m, p, y);
+    mem_set_jitter(m, JMAX, 99);
+    jitter_draws(m, p, z);
+    uint32_t lo = JMAX, hi = 0;
+    int same_z = 1;
+    for (int i = 0; i < NJ; i++) {
+        ck_assert_uint_eq(x[i], y[i]);
+        same_z &= x[i] == z[i];
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    ck_assert_msg(!same_z, "another seed gave the same draws");
+    ck_assert_msg(lo <= 5 && hi >= JMAX - 5, "draws in [%u, %u]: not spread over [0, %d]", lo, hi,
+                  JMAX);
+}
+
+START_TEST(jitter_bounded_and_seeded)
+{
+    run_checks(jitter);
+}
+END_TEST
+
+static Suite *mem_suite(void)
+{
+    Suite *s = suite_create("mem");
+    TCase *t = tcase_create("mem");
+    tcase_add_test(t, hit_local_remote_costs);
+    tcase_add_test(t, c2c_costs);
+    tcase_add_test(t, flush_then_miss);
+    tcase_add_test(t, freed_writes_counted);
+    tcase_add_test(t, inval_farthest_sharer);
+    tcase_add_test(t, jitter_bounded_and_seeded);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *r = srunner_create(mem_suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
