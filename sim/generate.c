@@ -1,14 +1,493 @@
-/* generate: `numasim platform --generate` (fat-tree NUMA platforms). */
-#include "err.h"
+/* generate: `numasim platform --generate` (fat-tree NUMA platforms).
+ *
+ * The topology is described in generate.h. The file is written in one pass
+ * with fprintf; nothing is read (not even numa32.xml: the values below are
+ * constants equal to numa32's, see kProps and the GEN_LAT_* macros).
+ */
+#include "generate.h"
+#include "results.h"
 
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-int cli_generate(int argc, char **argv);
+/* Link latencies (ONE-WAY cycles) and bandwidths: constants equal to the
+ * current platforms/numa32.xml (link.exit as fitted there by numasim tune).
+ * If numa32 is re-tuned, update these and kProps, and regenerate
+ * platforms/fat*.xml (tests/e2e/generate.sh compares fat32 with numa32). */
+#define GEN_LAT_EXIT   "122"
+#define GEN_LAT_BRICK  "0"
+#define GEN_LAT_UPLINK "18.75"
+#define GEN_LAT_SPINE  "37.5"
+#define GEN_BW_BUS     "6.4GBps"
+#define GEN_BW_LINK    "3.2GBps"
+
+/* Zone props: numa32's memory model, values and source comments copied (the
+ * fitted values too: they were fitted on numa32, and are kept as they are). */
+static const struct {
+    const char *comment, *id, *value;
+} kProps[] = {
+    {"1.5 GHz Itanium 2 \"Madison\" (hardware.md: cycles assume 1.5 GHz)", "clock_mhz", "1500"},
+    {"coherence unit: L2/L3 line and Altix directory block (published)", "line_bytes", "128"},
+    {"L2 hit, 5-6 cycles (published: 7-cpu.com, TAMU)", "hit_cycles", "6"},
+    {"atomic on a held line: executes in L2, ~12 (estimate, owchallie.com)", "atomic_cycles", "12"},
+    {"local memory, ~240 cycles = 160 ns (derived: NUMAlink local 132 ns best case)",
+     "mem_local_cycles", "240"},
+    {"line modified in the other CPU's cache on this bus (HITM): ~memory + 10% (estimate)",
+     "c2c_node_cycles", "270"},
+    {"extra for a line modified in a remote CPU's cache (the intervention of a\n"
+     "         3-hop miss). hardware.md estimate: +120. FITTED: 554, by\n"
+     "         numasim tune (params link.exit and remote_dirty_cycles) to the scan baseline\n"
+     "         (results/reference/measurements-baseline.csv, numa32 warm and cold)",
+     "remote_dirty_cycles", "554"},
+    {"invalidating sharers on this node's bus: one bus transaction, 30 cycles per\n"
+     "         128-byte line at 6.4 GB/s (derived)",
+     "inval_node_cycles", "30"},
+    {"one cpu_relax (hint @pause) in a spin loop (estimate)", "relax_cycles", "20"},
+    {"parameters numasim tune fits by default", "tunable",
+     "link.exit,remote_dirty_cycles,c2c_node_cycles"},
+};
+
+int gen_tree_init(gen_tree_t *t, int ncpus, int cpus_per_node, err_t *e)
+{
+    memset(t, 0, sizeof *t);
+    if (cpus_per_node < 1 || cpus_per_node > GEN_MAX_CPUS_PER_NODE)
+        return err_set(e, NULL, 0, "--cpus-per-node must be in 1..%d, not %d",
+                       GEN_MAX_CPUS_PER_NODE, cpus_per_node);
+    if (ncpus < 2 || ncpus > GEN_MAX_CPUS)
+        return err_set(e, NULL, 0, "--cpus must be in 2..%d, not %d", GEN_MAX_CPUS, ncpus);
+    if (ncpus % cpus_per_node != 0)
+        return err_set(e, NULL, 0, "--cpus %d is not a multiple of --cpus-per-node %d", ncpus,
+                       cpus_per_node);
+    t->ncpus = ncpus;
+    t->cpus_per_node = cpus_per_node;
+    t->nnodes = ncpus / cpus_per_node;
+    t->nbricks = (t->nnodes + GEN_NODES_PER_BRICK - 1) / GEN_NODES_PER_BRICK;
+    t->nleaves = (t->nbricks + GEN_BRICKS_PER_LEAF - 1) / GEN_BRICKS_PER_LEAF;
+    t->nlevels = 1;
+    while ((1 << (t->nlevels - 1)) < t->nleaves)
+        t->nlevels++;
+    /* Zones of >= sqrt(nodes) nodes: about as many zones as nodes per zone,
+     * which minimises the route look-ups of platform_routes(). */
+    const int per_leaf = GEN_NODES_PER_BRICK * GEN_BRICKS_PER_LEAF;
+    t->zone_level = 1;
+    while (t->zone_level < t->nlevels &&
+           (per_leaf << (t->zone_level - 1)) * (per_leaf << (t->zone_level - 1)) < t->nnodes)
+        t->zone_level++;
+    t->nzones = gen_groups_at(t, t->zone_level);
+    if (t->nzones == 1)
+        t->zone_level = t->nlevels;
+    return 0;
+}
+
+int gen_group_level(int a, int b)
+{
+    int la = gen_node_leaf(a), lb = gen_node_leaf(b), k = 1;
+    while ((la >> (k - 1)) != (lb >> (k - 1)))
+        k++;
+    return k;
+}
+
+int gen_routers_crossed(int a, int b)
+{
+    if (a == b || gen_node_brick(a) == gen_node_brick(b))
+        return 0;
+    int k = gen_group_level(a, b);
+    return k == 1 ? 1 : 2 * k - 2;
+}
+
+double gen_round_trip(int a, int b)
+{
+    if (a == b)
+        return 0;
+    double exit = atof(GEN_LAT_EXIT), up = atof(GEN_LAT_UPLINK), spine = atof(GEN_LAT_SPINE);
+    int c = gen_routers_crossed(a, b);
+    double one_way = 2 * exit + (c > 0 ? 2 * up + spine * (c - 1) : 0);
+    return 2 * one_way;
+}
+
+int gen_groups_at(const gen_tree_t *t, int k)
+{
+    int span = 1 << (k - 1);
+    return (t->nleaves + span - 1) / span;
+}
+
+int gen_top_routers(const gen_tree_t *t)
+{
+    int n = 0;
+    for (int k = 2; k < t->nlevels; k++)
+        n += gen_groups_at(t, k);
+    return n;
+}
+
+/* The name of group (k, g)'s top router: its leaf router at level 1. */
+static const char *top_name(char *buf, size_t n, int k, int g)
+{
+    if (k == 1)
+        snprintf(buf, n, "router%d", g);
+    else
+        snprintf(buf, n, "top%d_%d", k, g);
+    return buf;
+}
+
+/* The zone of the top zone holding group (k, g)'s top router (k >= zone_level). */
+static const char *zone_name(char *buf, size_t n, const gen_tree_t *t, int k, int g)
+{
+    if (k == t->zone_level)
+        snprintf(buf, n, "group%d_%d", k, g);
+    else
+        snprintf(buf, n, "ztop%d_%d", k, g);
+    return buf;
+}
+
+static void write_header(FILE *f, const gen_tree_t *t, const char *name, const char *command)
+{
+    fprintf(f, "<?xml version='1.0'?>\n"
+               "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+    /* An XML comment cannot hold "--": each is written "- -" (and said so). */
+    fprintf(f,
+            "<!-- %s: generated by sim/generate.c (do not edit by hand), with the command\n"
+            "     below, where each \"- -\" stands for two hyphens (which an XML comment\n"
+            "     cannot hold):\n       ",
+            name);
+    for (const char *p = command ? command : "numasim platform --generate"; *p; p++)
+        if (p[0] == '-' && p[1] == '-')
+            fputs("- ", f);
+        else
+            putc(*p, f);
+    fprintf(f,
+            "\n"
+            "\n"
+            "     A %d-CPU, %d-node machine built like numa32 (an SGI Altix 3700/350, see\n"
+            "     numa32.xml), with numa32's memory model and link latencies. %d Itanium 2\n"
+            "     CPU%s per SHUB node; two nodes form a C-brick; four C-bricks hang off one\n"
+            "     8-port NUMAlink leaf router (%d here). Leaf routers join in levels: two\n"
+            "     groups of one level are wired top router to top router (a spine link), as\n"
+            "     numa32's two routers are; a group that is not the whole machine has a top\n"
+            "     router above its two halves (spine up-links). %d level%s of groups.\n"
+            "     Routers crossed between two nodes: 0 in the same C-brick, 1 under the same\n"
+            "     leaf router, 2 across the two routers of a pair (as numa32), and each\n"
+            "     further level adds 2 (4, 6, ...). Round trip: 4 x exit + 75 x routers\n"
+            "     crossed = %g + 75 x routers crossed cycles.\n",
+            t->ncpus, t->nnodes, t->cpus_per_node, t->cpus_per_node > 1 ? "s" : "", t->nleaves,
+            t->nlevels, t->nlevels > 1 ? "s" : "", 4 * atof(GEN_LAT_EXIT));
+    if (t->nzones > 1)
+        fprintf(f,
+                "\n"
+                "     SimGrid zones change no latency, only the cost of routing: the top zone\n"
+                "     (Floyd) holds %d zones group%d_G of one level-%d group each (DijkstraCache)\n"
+                "     and one zone per top router above them, so that route look-ups stay cheap.\n",
+                t->nzones, t->zone_level, t->zone_level);
+    fprintf(f, "\n"
+               "     Units (numasim convention, see README): one simulated second is one CPU\n"
+               "     cycle. Hosts have speed 1f; link latencies are ONE-WAY cycles written\n"
+               "     \"Ns\"; numasim doubles a route's latency into the round trip it adds to a\n"
+               "     remote miss. Memory-model figures below are in cycles at 1.5 GHz. -->\n");
+}
+
+static void spine_link(FILE *f, const char *ind, const char *kind, int k, int g)
+{
+    fprintf(f,
+            "%s<link id=\"%s%d_%d\" bandwidth=\"" GEN_BW_LINK "\" latency=\"" GEN_LAT_SPINE
+            "s\"><prop id=\"class\" value=\"spine\"/></link>\n",
+            ind, kind, k, g);
+}
+
+/* Writes everything inside group (k, g): its CPUs, SHUBs, ports, routers (its
+ * own top router when it has one), links and routes; comments when first. */
+static void write_group(FILE *f, const gen_tree_t *t, int k, int g, const char *ind, int first)
+{
+    char a[48], b[48];
+    int span = 1 << (k - 1);
+    int l0 = g * span, l1 = (g + 1) * span < t->nleaves ? (g + 1) * span : t->nleaves;
+    const int per_leaf = GEN_NODES_PER_BRICK * GEN_BRICKS_PER_LEAF;
+    int n0 = l0 * per_leaf, n1 = l1 * per_leaf < t->nnodes ? l1 * per_leaf : t->nnodes;
+    int K = t->cpus_per_node;
+    /* group range at level j inside (k, g) */
+#define GROUPS(j, lo, hi)                                                                          \
+    int lo = g << (k - (j)), hi = (g + 1) << (k - (j));                                            \
+    if (hi > gen_groups_at(t, j))                                                                  \
+        hi = gen_groups_at(t, j);
+
+    for (int c = n0 * K; c < n1 * K; c++)
+        fprintf(f,
+                "%s<host id=\"cpu%d\" speed=\"1f\"><prop id=\"numa_node\" value=\"%d\"/></host>\n",
+                ind, c, c / K);
+    if (first)
+        fprintf(f,
+                "%s<!-- one SHUB node controller per node, its NUMAlink port, one leaf router\n"
+                "%s     per four C-bricks, and the top router of each group of routers -->\n",
+                ind, ind);
+    for (int n = n0; n < n1; n++)
+        fprintf(f, "%s<router id=\"shub%d\"/>\n", ind, n);
+    for (int n = n0; n < n1; n++)
+        fprintf(f, "%s<router id=\"port%d\"/>\n", ind, n);
+    for (int j = 1; j <= k && (j == 1 || j < t->nlevels); j++) {
+        GROUPS(j, lo, hi)
+        for (int h = lo; h < hi; h++)
+            fprintf(f, "%s<router id=\"%s\"/>\n", ind, top_name(a, sizeof a, j, h));
+    }
+
+    if (first)
+        fprintf(f,
+                "%s<!-- the front-side bus of each node: no latency here, the memory model\n"
+                "%s     charges bus traffic (mem_local, c2c_node, inval_node) -->\n",
+                ind, ind);
+    for (int n = n0; n < n1; n++)
+        fprintf(f, "%s<link id=\"bus%d\" bandwidth=\"" GEN_BW_BUS "\" latency=\"0s\"/>\n", ind, n);
+    if (first)
+        fprintf(f,
+                "%s<!-- leaving the node: remote SHUB + directory, +225 to +450 cycles round trip\n"
+                "%s     (estimate from HP Superdome: local 243 ns, 1 hop 423 ns). A remote access\n"
+                "%s     crosses two exits (requester's and home's) each way: 4 x exit round trip.\n"
+                "%s     FITTED: 122 one way = 488 round trip (8%% above the estimate's top), by\n"
+                "%s     numasim tune (params link.exit and remote_dirty_cycles) to the scan "
+                "baseline -->\n",
+                ind, ind, ind, ind, ind);
+    for (int n = n0; n < n1; n++)
+        fprintf(f,
+                "%s<link id=\"exit%d\" bandwidth=\"" GEN_BW_LINK "\" latency=\"" GEN_LAT_EXIT
+                "s\"><prop id=\"class\" value=\"exit\"/></link>\n",
+                ind, n);
+    if (first && t->nnodes > 1)
+        fprintf(f, "%s<!-- the two nodes of a C-brick are wired together: no router crossed -->\n",
+                ind);
+    for (int n = n0; n + 1 < n1; n += 2)
+        fprintf(f,
+                "%s<link id=\"brick%d\" bandwidth=\"" GEN_BW_LINK "\" latency=\"" GEN_LAT_BRICK
+                "s\"><prop id=\"class\" value=\"brick\"/></link>\n",
+                ind, n / 2);
+    if (first)
+        fprintf(f,
+                "%s<!-- port to router: a router crossed costs +75 cycles round trip (published:\n"
+                "%s     50 ns per NUMAlink router, TAMU and SGI pages); node-router-node crosses "
+                "two\n"
+                "%s     of these links each way: 4 x 18.75 = 75 -->\n",
+                ind, ind, ind);
+    for (int n = n0; n < n1; n++)
+        fprintf(f,
+                "%s<link id=\"up%d\" bandwidth=\"" GEN_BW_LINK "\" latency=\"" GEN_LAT_UPLINK
+                "s\"><prop id=\"class\" value=\"uplink\"/></link>\n",
+                ind, n);
+    if (first && t->nlevels > 1)
+        fprintf(f,
+                "%s<!-- router to router: each spine link on a route is one more router "
+                "crossed,\n"
+                "%s     +75 round trip (published). spineK_G joins the two halves of group G "
+                "of\n"
+                "%s     level K, trunkK_G goes up from group G of level K to its top router "
+                "-->\n",
+                ind, ind, ind);
+    for (int j = 2; j <= k; j++) {
+        GROUPS(j, lo, hi)
+        for (int h = lo; h < hi; h++)
+            if (2 * h + 1 < gen_groups_at(t, j - 1))
+                spine_link(f, ind, "spine", j, h);
+    }
+    for (int j = 1; j < k && j + 1 < t->nlevels; j++) {
+        GROUPS(j, lo, hi)
+        for (int h = lo; h < hi; h++)
+            spine_link(f, ind, "trunk", j, h);
+    }
+
+    for (int c = n0 * K; c < n1 * K; c++)
+        fprintf(f, "%s<route src=\"cpu%d\" dst=\"shub%d\"><link_ctn id=\"bus%d\"/></route>\n", ind,
+                c, c / K, c / K);
+    for (int n = n0; n < n1; n++)
+        fprintf(f, "%s<route src=\"shub%d\" dst=\"port%d\"><link_ctn id=\"exit%d\"/></route>\n",
+                ind, n, n, n);
+    for (int n = n0; n + 1 < n1; n += 2)
+        fprintf(f, "%s<route src=\"port%d\" dst=\"port%d\"><link_ctn id=\"brick%d\"/></route>\n",
+                ind, n, n + 1, n / 2);
+    for (int n = n0; n < n1; n++)
+        fprintf(f, "%s<route src=\"port%d\" dst=\"router%d\"><link_ctn id=\"up%d\"/></route>\n",
+                ind, n, gen_node_leaf(n), n);
+    for (int j = 2; j <= k; j++) {
+        GROUPS(j, lo, hi)
+        for (int h = lo; h < hi; h++)
+            if (2 * h + 1 < gen_groups_at(t, j - 1))
+                fprintf(f, "%s<route src=\"%s\" dst=\"%s\"><link_ctn id=\"spine%d_%d\"/></route>\n",
+                        ind, top_name(a, sizeof a, j - 1, 2 * h),
+                        top_name(b, sizeof b, j - 1, 2 * h + 1), j, h);
+    }
+    for (int j = 1; j < k && j + 1 < t->nlevels; j++) {
+        GROUPS(j, lo, hi)
+        for (int h = lo; h < hi; h++)
+            fprintf(f, "%s<route src=\"%s\" dst=\"%s\"><link_ctn id=\"trunk%d_%d\"/></route>\n",
+                    ind, top_name(a, sizeof a, j, h), top_name(b, sizeof b, j + 1, h / 2), j, h);
+    }
+#undef GROUPS
+}
+
+int gen_write(FILE *f, const gen_tree_t *t, const char *command)
+{
+    char name[64], a[48], b[48], za[48], zb[48];
+    if (t->cpus_per_node == 2)
+        snprintf(name, sizeof name, "fat%d", t->ncpus);
+    else
+        snprintf(name, sizeof name, "fat%d-k%d", t->ncpus, t->cpus_per_node);
+    write_header(f, t, name, command);
+    /* One zone: DijkstraCache computes routes when asked (Floyd would cost
+     * O(V^3) at load time). Several: see generate.h. */
+    fprintf(f, "<platform version=\"4.1\">\n  <zone id=\"%s\" routing=\"%s\">\n", name,
+            t->nzones > 1 ? "Floyd" : "DijkstraCache");
+    for (size_t i = 0; i < sizeof kProps / sizeof kProps[0]; i++)
+        fprintf(f, "    <!-- %s -->\n    <prop id=\"%s\" value=\"%s\"/>\n", kProps[i].comment,
+                kProps[i].id, kProps[i].value);
+    if (t->nzones == 1) {
+        write_group(f, t, t->nlevels, 0, "    ", 1);
+        fprintf(f, "  </zone>\n</platform>\n");
+        return ferror(f) ? -1 : 0;
+    }
+    const int J = t->zone_level, H = t->nlevels;
+    for (int g = 0; g < t->nzones; g++) {
+        fprintf(f, "    <zone id=\"%s\" routing=\"DijkstraCache\">\n",
+                zone_name(za, sizeof za, t, J, g));
+        write_group(f, t, J, g, "      ", g == 0);
+        fprintf(f, "    </zone>\n");
+    }
+    fprintf(f, "    <!-- the top routers above the zones, one zone each -->\n");
+    for (int k = J + 1; k < H; k++)
+        for (int g = 0; g < gen_groups_at(t, k); g++)
+            fprintf(f, "    <zone id=\"%s\" routing=\"Full\"><router id=\"%s\"/></zone>\n",
+                    zone_name(za, sizeof za, t, k, g), top_name(a, sizeof a, k, g));
+    fprintf(f, "    <!-- the spine links above the zones (see the first zone) -->\n");
+    for (int k = J + 1; k <= H; k++)
+        for (int g = 0; 2 * g + 1 < gen_groups_at(t, k - 1); g++)
+            spine_link(f, "    ", "spine", k, g);
+    for (int k = J; k + 1 < H; k++)
+        for (int g = 0; g < gen_groups_at(t, k); g++)
+            spine_link(f, "    ", "trunk", k, g);
+    for (int k = J + 1; k <= H; k++)
+        for (int g = 0; 2 * g + 1 < gen_groups_at(t, k - 1); g++)
+            fprintf(f,
+                    "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s\" gw_dst=\"%s\">"
+                    "<link_ctn id=\"spine%d_%d\"/></zoneRoute>\n",
+                    zone_name(za, sizeof za, t, k - 1, 2 * g),
+                    zone_name(zb, sizeof zb, t, k - 1, 2 * g + 1),
+                    top_name(a, sizeof a, k - 1, 2 * g), top_name(b, sizeof b, k - 1, 2 * g + 1), k,
+                    g);
+    for (int k = J; k + 1 < H; k++)
+        for (int g = 0; g < gen_groups_at(t, k); g++)
+            fprintf(f,
+                    "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s\" gw_dst=\"%s\">"
+                    "<link_ctn id=\"trunk%d_%d\"/></zoneRoute>\n",
+                    zone_name(za, sizeof za, t, k, g), zone_name(zb, sizeof zb, t, k + 1, g / 2),
+                    top_name(a, sizeof a, k, g), top_name(b, sizeof b, k + 1, g / 2), k, g);
+    fprintf(f, "  </zone>\n</platform>\n");
+    return ferror(f) ? -1 : 0;
+}
+
+static void generate_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: numasim platform --generate --cpus N [--cpus-per-node K] [-o FILE.xml]\n"
+            "\n"
+            "Writes a NUMA platform of N CPUs (2..%d) in nodes of K CPUs (1..%d, default 2;\n"
+            "N a multiple of K), built like platforms/numa32.xml and grown as a fat tree of\n"
+            "routers (see sim/generate.h). Its name is fatN (fatN-kK when K is not 2).\n"
+            "\n"
+            "  --cpus N            number of CPUs\n"
+            "  --cpus-per-node K   CPUs per NUMA node (default 2)\n"
+            "  -o, --output FILE   write FILE atomically (default: standard output)\n",
+            GEN_MAX_CPUS, GEN_MAX_CPUS_PER_NODE);
+}
+
+/* Parses a whole number option value; -1 with e on error. */
+static int int_opt(const char *opt, const char *s, int *out, err_t *e)
+{
+    long v;
+    if (err_parse_long(s, &v) < 0 || v < -1000000 || v > 1000000)
+        return err_set(e, NULL, 0, "%s expects a whole number, not '%s'", opt, s);
+    *out = (int)v;
+    return 0;
+}
 
 int cli_generate(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "numasim platform --generate: not built yet\n");
-    return ERR_EXIT;
+    static const struct option opts[] = {{"generate", no_argument, NULL, 'g'},
+                                         {"cpus", required_argument, NULL, 'n'},
+                                         {"cpus-per-node", required_argument, NULL, 'k'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *prog = "numasim platform --generate";
+    int ncpus = 0, per_node = 2, have_cpus = 0, o;
+    const char *out = NULL;
+    err_t e;
+    optind = 1;
+    opterr = 0;
+    while ((o = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+        int rc = 0;
+        switch (o) {
+        case 'g':
+            break;
+        case 'n':
+            rc = int_opt("--cpus", optarg, &ncpus, &e);
+            have_cpus = 1;
+            break;
+        case 'k':
+            rc = int_opt("--cpus-per-node", optarg, &per_node, &e);
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case 'h':
+            generate_usage(stdout);
+            return 0;
+        case ':':
+            rc = err_set(&e, NULL, 0, "%s needs a value", argv[optind - 1]);
+            break;
+        default:
+            rc = err_set(&e, NULL, 0, "unknown option '%s' (see --help)", argv[optind - 1]);
+            break;
+        }
+        if (rc < 0) {
+            fprintf(stderr, "%s: %s\n", prog, e.msg);
+            return ERR_EXIT;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[optind]);
+        return ERR_EXIT;
+    }
+    if (!have_cpus) {
+        fprintf(stderr, "%s: --cpus N is required (see --help)\n", prog);
+        return ERR_EXIT;
+    }
+    gen_tree_t t;
+    if (gen_tree_init(&t, ncpus, per_node, &e) < 0) {
+        fprintf(stderr, "%s: %s\n", prog, e.msg);
+        return ERR_EXIT;
+    }
+    char command[4400];
+    int len = snprintf(command, sizeof command, "numasim platform --generate --cpus %d", ncpus);
+    if (per_node != 2)
+        len +=
+            snprintf(command + len, sizeof command - (size_t)len, " --cpus-per-node %d", per_node);
+    if (out)
+        snprintf(command + len, sizeof command - (size_t)len, " -o %s", out);
+    if (!out) {
+        if (gen_write(stdout, &t, command) < 0 || fflush(stdout) != 0) {
+            fprintf(stderr, "%s: cannot write to standard output\n", prog);
+            return ERR_EXIT;
+        }
+        return 0;
+    }
+    FILE *f = results_open(out, &e);
+    if (!f) {
+        fprintf(stderr, "%s\n", e.msg);
+        return ERR_EXIT;
+    }
+    if (gen_write(f, &t, command) < 0) {
+        results_abort(f, out);
+        fprintf(stderr, "%s: cannot write\n", out);
+        return ERR_EXIT;
+    }
+    if (results_commit(f, out, &e) < 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        return ERR_EXIT;
+    }
+    return 0;
 }
