@@ -6,16 +6,19 @@
  * key = cycle * 2^k + id (2^k >= ncpus): ties in cycles are broken by id,
  * which keeps runs deterministic whatever SimGrid does with equal dates.
  *
- * Yielding to SimGrid before every step (sleep until key) gives that order,
- * but costs a context switch per step. Instead a min-heap holds every CPU's
- * next key. Before a step the CPU updates its key; if it is still the
- * smallest, no other CPU can act before it, so it goes on without yielding.
- * Otherwise it sleeps until its key, and SimGrid runs the others first. The
- * order of steps is the same either way (machine_set_always_yield() forces
- * the slow path; a test compares both). Plain work (cpu_work) touches no
- * shared state, so it never needs to yield.
+ * The reference way: every step is a SimGrid sleep until its key (a double,
+ * exact while cycle * 2^k < 2^53), and SimGrid's clock runs the CPUs in key
+ * order. machine_set_always_yield() selects it; it costs a SimGrid timed
+ * action per step.
  *
- * Keys are doubles in SimGrid: exact while cycle * 2^k < 2^53.
+ * The default way gives the same order at a fraction of the cost. A min-heap
+ * holds every CPU's next key, and one CPU at a time holds the baton. Before
+ * a step the CPU updates its key; if it is still the smallest, no other CPU
+ * can act before it, so it goes on at once. Otherwise it hands the baton to
+ * the CPU with the smallest key (releasing that CPU's SimGrid semaphore) and
+ * waits on its own. SimGrid then only switches actors; its clock is not used.
+ * Plain work (cpu_work) touches no shared state, so it never needs to yield.
+ * A test runs both ways and compares every step.
  */
 #include "cpu.h"
 
@@ -25,6 +28,7 @@
 #include <simgrid/semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <xbt/log.h>
 
 XBT_LOG_EXTERNAL_CATEGORY(numasim);
@@ -107,6 +111,22 @@ static void heap_raise(machine_t *m, int cpu, uint64_t key)
     }
 }
 
+/* Gives the baton to the CPU with the smallest key, if any can still run,
+ * and (when wait) blocks until the baton comes back. */
+static void pass_baton(machine_t *m, cpu_t *c, int wait)
+{
+    int next = m->heap[0];
+    m->switches++;
+    if (next != c->id && m->key[next] != UINT64_MAX)
+        sg_sem_release(m->cpus[next].sem);
+    else if (wait) {
+        fprintf(stderr, "numasim: every CPU waits for another: the simulation cannot go on\n");
+        abort();
+    }
+    if (wait)
+        sg_sem_acquire(c->sem);
+}
+
 static void sync_step(cpu_t *c)
 {
     machine_t *m = c->m;
@@ -117,9 +137,11 @@ static void sync_step(cpu_t *c)
     }
     uint64_t key = (c->now << m->kshift) | (uint64_t)c->id;
     heap_raise(m, c->id, key);
-    if (m->always_yield || m->heap[0] != c->id) {
+    if (m->always_yield) {
         m->switches++;
         sg_actor_sleep_until((double)key);
+    } else if (m->heap[0] != c->id) {
+        pass_baton(m, c, 1);
     }
 }
 
@@ -175,8 +197,7 @@ static void wake_watchers(machine_t *m, cpu_t *w, uint64_t line, uint64_t start)
         s->woken = 1;
         s->watching = 0;
         m->watchers[i] = m->watchers[--m->nwatch];
-        heap_raise(m, s->id, key_of(m, s->resume, s->id));
-        sg_sem_release(s->sem);
+        heap_raise(m, s->id, key_of(m, s->resume, s->id)); /* the baton will find it */
     }
 }
 
@@ -251,8 +272,9 @@ void cpu_work(cpu_t *c, uint64_t cycles)
 
 /* The spinner c holds the line of a and has just relaxed: until another CPU
  * writes that line, each iteration is a hit plus a relax and changes
- * nothing. Jump over them: wait (in SimGrid) for a writer, or for the first
- * iteration that a tick interrupts. */
+ * nothing. Jump over them: hand the baton on with the key of the last
+ * iteration before the next tick (or none), and let a writer lower the key
+ * to the first iteration after its write. Only in the baton mode. */
 static void fast_forward(cpu_t *c, maddr_t a)
 {
     machine_t *m = c->m;
@@ -276,13 +298,10 @@ static void fast_forward(cpu_t *c, maddr_t a)
     c->watching = 1;
     m->watchers[m->nwatch++] = c->id;
     heap_raise(m, c->id, wake == UINT64_MAX ? UINT64_MAX : key_of(m, wake, c->id));
-    if (m->heap[0] != c->id || wake == UINT64_MAX) {
-        m->switches++;
-        if (wake == UINT64_MAX)
-            sg_sem_acquire(c->sem);
-        else
-            sg_sem_acquire_timeout(c->sem, (double)key_of(m, wake, c->id) - simgrid_get_clock());
-    }
+    if (m->heap[0] != c->id)
+        pass_baton(m, c, 1);
+    else if (wake == UINT64_MAX)
+        pass_baton(m, c, 1); /* nobody else can run: pass_baton reports it */
     if (c->watching) { /* not woken by a writer: the tick (or nobody) came first */
         for (int i = 0; i < m->nwatch; i++)
             if (m->watchers[i] == c->id) {
@@ -460,6 +479,8 @@ static void cpu_main(int argc, char **argv)
     (void)argv;
     cpu_t *c = sg_actor_self_get_data();
     machine_t *m = c->m;
+    if (!m->always_yield)
+        sg_sem_acquire(c->sem); /* wait for the baton */
     sync_step(c);
     if (c->prog)
         c->prog(c, c->arg);
@@ -474,6 +495,8 @@ static void cpu_main(int argc, char **argv)
         poll_irq(c);
     }
     heap_raise(m, c->id, UINT64_MAX);
+    if (!m->always_yield)
+        pass_baton(m, c, 0);
 }
 
 static void boot_main(int argc, char **argv)
@@ -493,6 +516,8 @@ static void boot_main(int argc, char **argv)
         sg_actor_set_data(a, &m->cpus[i]);
         sg_actor_start(a, cpu_main, 0, NULL);
     }
+    if (!m->always_yield)
+        sg_sem_release(m->cpus[m->heap[0]].sem); /* CPU 0 starts with the baton */
 }
 
 int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
@@ -529,6 +554,10 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         m->key[i] = (uint64_t)i;
         c->sem = sg_sem_init(0);
     }
+    /* The reference scheduler, for checking the fast one on whole scenarios. */
+    const char *sched = getenv("NUMASIM_SCHEDULER");
+    if (sched && !strcmp(sched, "yield"))
+        m->always_yield = 1;
     g_machine = m;
     sg_actor_t boot = sg_actor_init("boot", sg_host_by_name(p->cpu_host[0]));
     sg_actor_start(boot, boot_main, 0, NULL);
