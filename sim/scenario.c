@@ -12,11 +12,13 @@
  * continuation of the previous value, and it reports unknown [sections] at
  * their header line.
  */
+#define _GNU_SOURCE /* strverscmp, for version-ordered glob matches */
 #include "scenario.h"
 
 #include <ini.h>
 
 #include <errno.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -341,16 +343,43 @@ static int parse_enum_list(const keydef_t *k, char **items, int m, scenario_t *s
     return 0;
 }
 
-/* Resolves relative paths against dir (the scenario's directory) and checks
- * that each names an existing file. */
-static int resolve_paths(char **items, int m, const char *dir, char *msg, size_t n)
+static int by_version(const void *a, const void *b)
+{
+    return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Resolves relative paths against dir (the scenario's directory), expands
+ * glob patterns (`fat*.xml`: the matches in version order, fat2 before
+ * fat16) and checks that each names an existing file. *items and *m may
+ * change. */
+static int resolve_paths(char ***itemsp, int *mp, const char *dir, char *msg, size_t n)
 {
     char b[200];
-    for (int i = 0; i < m; i++) {
+    char **items = *itemsp;
+    for (int i = 0; i < *mp; i++) {
         if (items[i][0] != '/' && *dir) {
             char *p = xprintf("%s%s", dir, items[i]);
             free(items[i]);
             items[i] = p;
+        }
+        if (strpbrk(items[i], "*?[")) {
+            glob_t g;
+            if (glob(items[i], 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+                globfree(&g);
+                return fail(msg, n, "no platform file matches '%s'", shown(items[i], b, sizeof b));
+            }
+            qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, by_version);
+            int k = (int)g.gl_pathc;
+            items = nonnull(realloc(items, sizeof *items * (size_t)(*mp + k - 1)));
+            free(items[i]);
+            memmove(items + i + k, items + i + 1, sizeof *items * (size_t)(*mp - i - 1));
+            for (int j = 0; j < k; j++)
+                items[i + j] = xstrdup(g.gl_pathv[j]);
+            globfree(&g);
+            *mp += k - 1;
+            *itemsp = items;
+            i += k - 1;
+            continue;
         }
         struct stat st;
         if (stat(items[i], &st))
@@ -446,7 +475,7 @@ static int parse_value(const keydef_t *k, const char *v, const char *dir, scenar
         else if (k->type == T_ENUM_LIST)
             rc = parse_enum_list(k, items, m, s, msg, n);
         else if (k->type == T_PATH_LIST)
-            rc = resolve_paths(items, m, dir, msg, n);
+            rc = resolve_paths(&items, &m, dir, msg, n);
         if (rc || k->type == T_ENUM_LIST) {
             free_strs(items, m);
             return rc;
