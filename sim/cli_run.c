@@ -3,6 +3,7 @@
  * per process), up to --jobs at a time. Everything is validated before the
  * first simulation starts, so bad input never leaves a partial result. */
 #include "cli.h"
+#include "cpu.h"
 #include "platform.h"
 #include "results.h"
 #include "run.h"
@@ -73,6 +74,53 @@ static void run_usage(FILE *f)
             "  -q, --quiet          no progress line and no summary\n"
             "\n"
             "Keys, units and defaults: scenarios/README.md. Errors exit with code 2.\n");
+}
+
+/* Computes p's node latency matrix once, in a child (SimGrid allows one
+ * engine per process), so that every simulation of p skips the route
+ * look-ups. Returns 0, 1 (crash) or 2 (broken routes, message printed). */
+static int fetch_routes(platform_t *p)
+{
+    size_t n = (size_t)p->nnodes * (size_t)p->nnodes;
+    FILE *f = tmpfile();
+    if (!f) {
+        perror("numasim: tmpfile");
+        return 1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("numasim: fork");
+        fclose(f);
+        return 1;
+    }
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        err_t e = {{0}};
+        if (machine_run(p, "numasim", 0, NULL, &e) < 0) {
+            fprintf(stderr, "%s\n", e.msg);
+            _exit(2);
+        }
+        _exit(fwrite(p->node_lat, sizeof *p->node_lat, n, f) == n && fflush(f) == 0 ? 0 : 1);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+    if (rc == 0) {
+        p->node_lat = malloc(sizeof *p->node_lat * n);
+        rewind(f);
+        if (!p->node_lat || fread(p->node_lat, sizeof *p->node_lat, n, f) != n) {
+            free(p->node_lat);
+            p->node_lat = NULL;
+            rc = 1;
+        }
+    } else if (rc != 2) {
+        fprintf(stderr, "numasim: internal error: loading %s failed\n", p->path);
+        rc = 1;
+    }
+    fclose(f);
+    return rc;
 }
 
 /* Runs job j in a child; its results go to j->out (a temporary file). */
@@ -265,6 +313,8 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
             if (!vs[k].plats[i] || run_check(s, vs[k].plats[i], &e) < 0) {
                 fprintf(stderr, "%s\n", e.msg);
                 rc = ERR_EXIT;
+            } else {
+                rc = fetch_routes(vs[k].plats[i]);
             }
         }
     }

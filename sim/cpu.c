@@ -504,7 +504,9 @@ static void boot_main(int argc, char **argv)
     (void)argc;
     (void)argv;
     machine_t *m = g_machine;
-    if (platform_routes(m->p, m->err) < 0) {
+    /* The matrix may have come with the platform (computed once per platform
+     * by the parent of several simulations). */
+    if (!m->p->node_lat && platform_routes(m->p, m->err) < 0) {
         m->rc = -1;
         return;
     }

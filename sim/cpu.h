@@ -35,7 +35,8 @@ typedef struct {
  * process). At cycle 0, once the routes are known and the memory exists,
  * hooks->setup runs; then every CPU starts. Returns 0 when all CPUs are done,
  * or -1 with e filled (a platform whose routes are broken). seed seeds the
- * per-CPU generators. Fills p->node_lat. */
+ * per-CPU generators. Fills p->node_lat from SimGrid's routes unless it is
+ * already filled. */
 int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
                 err_t *e);
 
