@@ -460,7 +460,7 @@ void machine_stop(machine_t *m)
 
 uint64_t machine_accesses(const machine_t *m)
 {
-    return m->accesses;
+    return m->accesses + m->batched;
 }
 
 uint64_t machine_switches(const machine_t *m)

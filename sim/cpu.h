@@ -60,7 +60,8 @@ void machine_set_always_yield(machine_t *m, int on);
 /* Asks every CPU to finish: cpu_stopping() turns true, ticks stop, idle
  * CPUs end. */
 void machine_stop(machine_t *m);
-/* Total memory accesses and actor switches so far (for the benchmark). */
+/* Memory accesses simulated so far, spin reads skipped over by the
+ * fast-forward included, and actor switches (for the benchmark). */
 uint64_t machine_accesses(const machine_t *m);
 uint64_t machine_switches(const machine_t *m);
 /* Spin-loop reads that cpu_spin_while_eq skipped over (all hits). */
