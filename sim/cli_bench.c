@@ -75,8 +75,8 @@ static rate_t sim_rate(const char *scenario_path, int bare, long bare_sleeps)
         err_t e = {{0}};
         rate_t out = {0, 0, 0, 0, 1};
         scenario_t *s = scenario_load(scenario_path, NULL, 0, &e);
-        platform_t *p = s ? platform_read(s->platforms[0], s->platform_sets, s->nplatform_sets, &e)
-                          : NULL;
+        platform_t *p =
+            s ? platform_read(s->platforms[0], s->platform_sets, s->nplatform_sets, &e) : NULL;
         if (p && bare) {
             double t0 = now_s();
             out.accesses = (double)machine_bare_sleeps(p, "numasim", bare_sleeps);
@@ -208,8 +208,8 @@ int cli_bench(int argc, char **argv)
         for (int i = 0; i < ss->nplatforms; i++) {
             char set[4200];
             snprintf(set, sizeof set, "scenario.platforms=%s", ss->platforms[i]);
-            char *argv2[] = {"numasim", "run", "-q", "-o", out, "--set", set, (char *)scaling,
-                             NULL};
+            char *argv2[] = {"numasim", "run",           "-q", "-o", out, "--set",
+                             set,       (char *)scaling, NULL};
             platform_t *p = platform_read(ss->platforms[i], NULL, 0, &e);
             int cpus = p ? p->ncpus : 0;
             platform_free(p);

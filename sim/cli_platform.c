@@ -9,19 +9,18 @@
 
 static void platform_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: numasim platform [--csv] FILE.xml\n"
-            "       numasim platform --generate --cpus N [--cpus-per-node K] [-o FILE.xml]\n"
-            "\n"
-            "Prints the platform's CPUs, its NUMA nodes, which CPU sits in which node,\n"
-            "its memory-model costs, and the node-to-node round-trip latency matrix in\n"
-            "cycles as SimGrid's routes give it.\n"
-            "\n"
-            "  --csv               print only the latency matrix, as CSV\n"
-            "  --generate          write a fat-tree NUMA platform (see README)\n"
-            "  --cpus N            CPUs of the generated platform (2..4096)\n"
-            "  --cpus-per-node K   CPUs per node (default 2)\n"
-            "  -o FILE             where to write it (default: standard output)\n");
+    fprintf(f, "usage: numasim platform [--csv] FILE.xml\n"
+               "       numasim platform --generate --cpus N [--cpus-per-node K] [-o FILE.xml]\n"
+               "\n"
+               "Prints the platform's CPUs, its NUMA nodes, which CPU sits in which node,\n"
+               "its memory-model costs, and the node-to-node round-trip latency matrix in\n"
+               "cycles as SimGrid's routes give it.\n"
+               "\n"
+               "  --csv               print only the latency matrix, as CSV\n"
+               "  --generate          write a fat-tree NUMA platform (see README)\n"
+               "  --cpus N            CPUs of the generated platform (2..4096)\n"
+               "  --cpus-per-node K   CPUs per node (default 2)\n"
+               "  -o FILE             where to write it (default: standard output)\n");
 }
 
 static void print_text(const platform_t *p)

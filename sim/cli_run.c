@@ -56,24 +56,23 @@ static void on_signal(int sig)
 
 static void run_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: numasim run [-o OUT.csv] [--set SECTION.KEY=VALUE]... [--trace] [--jobs N]\n"
-            "                   SCENARIO.ini...\n"
-            "\n"
-            "Runs every platform x strategy x cache state (x seed, x sweep value) of each\n"
-            "scenario and writes one CSV row per combination, cycles per del_timer_sync\n"
-            "call, to results/<scenario-name>.csv (written atomically), with the resolved\n"
-            "configuration beside it in results/<scenario-name>.resolved.ini.\n"
-            "\n"
-            "  -o OUT.csv           write here instead (one scenario only)\n"
-            "  --set S.K=V          override a scenario key; platform.NAME=V overrides a\n"
-            "                       platform property (or link.CLASS latency) for this run\n"
-            "  --trace              print the events before each combination's first\n"
-            "                       violation (simulated time, CPU, event) on stderr\n"
-            "  --jobs N             simulations run at once (default: number of CPUs)\n"
-            "  -q, --quiet          no progress line and no summary\n"
-            "\n"
-            "Keys, units and defaults: scenarios/README.md. Errors exit with code 2.\n");
+    fprintf(f, "usage: numasim run [-o OUT.csv] [--set SECTION.KEY=VALUE]... [--trace] [--jobs N]\n"
+               "                   SCENARIO.ini...\n"
+               "\n"
+               "Runs every platform x strategy x cache state (x seed, x sweep value) of each\n"
+               "scenario and writes one CSV row per combination, cycles per del_timer_sync\n"
+               "call, to results/<scenario-name>.csv (written atomically), with the resolved\n"
+               "configuration beside it in results/<scenario-name>.resolved.ini.\n"
+               "\n"
+               "  -o OUT.csv           write here instead (one scenario only)\n"
+               "  --set S.K=V          override a scenario key; platform.NAME=V overrides a\n"
+               "                       platform property (or link.CLASS latency) for this run\n"
+               "  --trace              print the events before each combination's first\n"
+               "                       violation (simulated time, CPU, event) on stderr\n"
+               "  --jobs N             simulations run at once (default: number of CPUs)\n"
+               "  -q, --quiet          no progress line and no summary\n"
+               "\n"
+               "Keys, units and defaults: scenarios/README.md. Errors exit with code 2.\n");
 }
 
 /* Computes p's node latency matrix once, in a child (SimGrid allows one
@@ -194,8 +193,7 @@ static int finish_job(job_t *j, const variant_t *vs)
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || fread(&w, sizeof w, 1, j->out) != 1) {
         fprintf(stderr, "numasim: internal error: the simulation of %s on %s (%s, %s) %s\n",
                 v->s->name, v->plats[j->plat]->name, strategy_name(j->strat),
-                cache_state_name(v->s->caches[j->cache]),
-                WIFSIGNALED(st) ? "crashed" : "failed");
+                cache_state_name(v->s->caches[j->cache]), WIFSIGNALED(st) ? "crashed" : "failed");
         fclose(j->out);
         return 1;
     }
@@ -206,8 +204,8 @@ static int finish_job(job_t *j, const variant_t *vs)
     }
     j->ncalls = w.ncalls;
     j->cycles = malloc(sizeof *j->cycles * (size_t)(w.ncalls ? w.ncalls : 1));
-    if (!j->cycles || fread(j->cycles, sizeof *j->cycles, (size_t)w.ncalls, j->out) !=
-                          (size_t)w.ncalls) {
+    if (!j->cycles ||
+        fread(j->cycles, sizeof *j->cycles, (size_t)w.ncalls, j->out) != (size_t)w.ncalls) {
         fprintf(stderr, "numasim: internal error: short result from a simulation\n");
         fclose(j->out);
         return 1;
@@ -308,8 +306,8 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
         scenario_t *s = vs[k].s;
         vs[k].plats = calloc((size_t)s->nplatforms, sizeof *vs[k].plats);
         for (int i = 0; i < s->nplatforms && rc == 0; i++) {
-            vs[k].plats[i] = platform_read(s->platforms[i], s->platform_sets, s->nplatform_sets,
-                                           &e);
+            vs[k].plats[i] =
+                platform_read(s->platforms[i], s->platform_sets, s->nplatform_sets, &e);
             if (!vs[k].plats[i] || run_check(s, vs[k].plats[i], &e) < 0) {
                 fprintf(stderr, "%s\n", e.msg);
                 rc = ERR_EXIT;

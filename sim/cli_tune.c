@@ -38,30 +38,29 @@ static void on_signal(int sig)
 
 static void tune_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: numasim tune --target MEASURED.csv [--params NAME,...] [-o TUNED.xml]\n"
-            "                    [--max-evals N] [--set SECTION.KEY=VALUE]...\n"
-            "                    PLATFORM.xml SCENARIO.ini\n"
-            "\n"
-            "Fits parameters of PLATFORM.xml (memory-model props, or link.CLASS one-way\n"
-            "latencies) so that SCENARIO.ini run on it gives the measured mean cycles per\n"
-            "call. Each evaluation runs the whole scenario on PLATFORM.xml (its own\n"
-            "[scenario] platforms are ignored); the fit is a Nelder-Mead simplex over the\n"
-            "logarithms of the values, minimising the mean of log(simulated/measured)^2.\n"
-            "\n"
-            "  --target FILE     measured cycles: '#' comments, then a CSV header with at\n"
-            "                    least platform,strategy,cache,cycles; only rows of this\n"
-            "                    platform (its zone id) are fitted\n"
-            "  --params LIST     parameters to fit, comma-separated (default: those the\n"
-            "                    platform's \"tunable\" prop lists)\n"
-            "  -o FILE           tuned platform (default: NAME-tuned.xml in the current\n"
-            "                    directory, NAME = PLATFORM.xml's file name without .xml)\n"
-            "  --max-evals N     simulations at most (default 200)\n"
-            "  --set S.K=V       scenario override for every simulation; platform.NAME=V\n"
-            "                    fixes a parameter that is not fitted (written to the output)\n"
-            "\n"
-            "Progress goes to stderr (one line per iteration); the fitted values and each\n"
-            "cell's error go to stdout. Errors exit with code 2.\n");
+    fprintf(f, "usage: numasim tune --target MEASURED.csv [--params NAME,...] [-o TUNED.xml]\n"
+               "                    [--max-evals N] [--set SECTION.KEY=VALUE]...\n"
+               "                    PLATFORM.xml SCENARIO.ini\n"
+               "\n"
+               "Fits parameters of PLATFORM.xml (memory-model props, or link.CLASS one-way\n"
+               "latencies) so that SCENARIO.ini run on it gives the measured mean cycles per\n"
+               "call. Each evaluation runs the whole scenario on PLATFORM.xml (its own\n"
+               "[scenario] platforms are ignored); the fit is a Nelder-Mead simplex over the\n"
+               "logarithms of the values, minimising the mean of log(simulated/measured)^2.\n"
+               "\n"
+               "  --target FILE     measured cycles: '#' comments, then a CSV header with at\n"
+               "                    least platform,strategy,cache,cycles; only rows of this\n"
+               "                    platform (its zone id) are fitted\n"
+               "  --params LIST     parameters to fit, comma-separated (default: those the\n"
+               "                    platform's \"tunable\" prop lists)\n"
+               "  -o FILE           tuned platform (default: NAME-tuned.xml in the current\n"
+               "                    directory, NAME = PLATFORM.xml's file name without .xml)\n"
+               "  --max-evals N     simulations at most (default 200)\n"
+               "  --set S.K=V       scenario override for every simulation; platform.NAME=V\n"
+               "                    fixes a parameter that is not fitted (written to the output)\n"
+               "\n"
+               "Progress goes to stderr (one line per iteration); the fitted values and each\n"
+               "cell's error go to stdout. Errors exit with code 2.\n");
 }
 
 typedef struct {
@@ -223,8 +222,10 @@ int cli_tune(int argc, char **argv)
         case 'n':
             if (err_parse_long(optarg, &o.max_evals) < 0 || o.max_evals < 1 ||
                 o.max_evals > 1000000) {
-                fprintf(stderr, "--max-evals: expected a whole number from 1 to 1000000, not "
-                                "'%s'\n", optarg);
+                fprintf(stderr,
+                        "--max-evals: expected a whole number from 1 to 1000000, not "
+                        "'%s'\n",
+                        optarg);
                 rc = ERR_EXIT;
             }
             break;
@@ -241,8 +242,10 @@ int cli_tune(int argc, char **argv)
         fprintf(stderr, "numasim tune: --target MEASURED.csv is required (see --help)\n");
         rc = ERR_EXIT;
     } else if (rc < 0 && argc - optind != 2) {
-        fprintf(stderr, "numasim tune: expected PLATFORM.xml SCENARIO.ini, got %d argument%s "
-                        "(see --help)\n", argc - optind, argc - optind == 1 ? "" : "s");
+        fprintf(stderr,
+                "numasim tune: expected PLATFORM.xml SCENARIO.ini, got %d argument%s "
+                "(see --help)\n",
+                argc - optind, argc - optind == 1 ? "" : "s");
         rc = ERR_EXIT;
     }
     if (rc < 0) {
@@ -323,10 +326,17 @@ static int tune_main(const opts_t *o, int *fatal)
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
-        tune_problem_t pb = {.nparams = S.nparams, .names = (const char *const *)S.names,
-                             .initial = S.initial, .ncells = S.ev.ncells, .cells = S.cells,
-                             .max_evals = (int)o->max_evals, .step = 0.2, .size_tol = 1e-3,
-                             .eval = eval_sim, .ctx = &S.ev, .log = stderr};
+        tune_problem_t pb = {.nparams = S.nparams,
+                             .names = (const char *const *)S.names,
+                             .initial = S.initial,
+                             .ncells = S.ev.ncells,
+                             .cells = S.cells,
+                             .max_evals = (int)o->max_evals,
+                             .step = 0.2,
+                             .size_tol = 1e-3,
+                             .eval = eval_sim,
+                             .ctx = &S.ev,
+                             .log = stderr};
         rc = tune_fit(&pb, &S.res, &e);
         if (rc == 0)
             rc = report(o, &S, out, &e);
@@ -361,8 +371,9 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
             S->ov[S->nov].name = tune_trim_dup(key + 9, strlen(key + 9));
             S->ov[S->nov++].value = tune_trim_dup(eq + 1, strlen(eq + 1));
         } else if (!strcmp(key, "scenario.platforms"))
-            return err_set(e, "--set", 0, "scenario.platforms: tune runs the scenario on "
-                                          "PLATFORM.xml only; do not set it");
+            return err_set(e, "--set", 0,
+                           "scenario.platforms: tune runs the scenario on "
+                           "PLATFORM.xml only; do not set it");
         user_strat |= !strcmp(key, "scenario.strategies");
         user_cache |= !strcmp(key, "scenario.cache");
     }
@@ -381,8 +392,9 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
                     abort();
             }
         if (S->nparams == 0)
-            return err_set(e, o->platform, 0, "no parameter is tunable (no \"tunable\" prop); "
-                                              "name some with --params");
+            return err_set(e, o->platform, 0,
+                           "no parameter is tunable (no \"tunable\" prop); "
+                           "name some with --params");
     }
     if (S->nparams > 60)
         return err_set(e, "--params", 0, "at most 60 parameters, not %d", S->nparams);
@@ -392,12 +404,10 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
     for (int i = 0; i < S->nparams; i++) {
         const platform_param_t *q = platform_param(p, S->names[i]);
         if (q->overridden)
-            return err_set(e, "--set", 0, "platform.%s is fitted, it cannot be set too",
-                           q->name);
+            return err_set(e, "--set", 0, "platform.%s is fitted, it cannot be set too", q->name);
         if (err_parse_double(q->value, &S->initial[i]) < 0 || !(S->initial[i] > 0))
             return err_set(e, o->platform, q->line,
-                           "parameter '%s' is '%s'; tune fits numbers > 0 only", q->name,
-                           q->value);
+                           "parameter '%s' is '%s'; tune fits numbers > 0 only", q->name, q->value);
     }
 
     /* The scenario as every evaluation will run it (but for the fitted values). */
@@ -416,8 +426,10 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
         return -1;
     const scenario_t *s = S->s;
     if (s->sweep_key)
-        return err_set(e, o->scenario, 0, "sweeps %s; tune needs one value per cell (--set "
-                       "scenario.sweep= --set scenario.sweep_values= turns it off)", s->sweep_key);
+        return err_set(e, o->scenario, 0,
+                       "sweeps %s; tune needs one value per cell (--set "
+                       "scenario.sweep= --set scenario.sweep_values= turns it off)",
+                       s->sweep_key);
     if (run_check(s, p, e) < 0)
         return -1;
 
@@ -543,8 +555,8 @@ static int report(const opts_t *o, state_t *S, const char *out, err_t *e)
     char comment[3000], date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&now));
-    size_t used = (size_t)snprintf(comment, sizeof comment, " tuned by numasim tune %s on %s: ",
-                                   NUMASIM_VERSION, date);
+    size_t used = (size_t)snprintf(comment, sizeof comment,
+                                   " tuned by numasim tune %s on %s: ", NUMASIM_VERSION, date);
     int m = 0;
     for (int i = 0; i < S->nparams; i++) {
         names[m] = S->names[i];
@@ -563,8 +575,8 @@ static int report(const opts_t *o, state_t *S, const char *out, err_t *e)
         names[m] = S->ov[i].name;
         vals[m++] = v;
         if (used < sizeof comment)
-            used += (size_t)snprintf(comment + used, sizeof comment - used, "%s %s=%s (fixed)",
-                                     ",", S->ov[i].name, S->ov[i].value);
+            used += (size_t)snprintf(comment + used, sizeof comment - used, "%s %s=%s (fixed)", ",",
+                                     S->ov[i].name, S->ov[i].value);
     }
     if (used < sizeof comment)
         snprintf(comment + used, sizeof comment - used,

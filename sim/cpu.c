@@ -188,9 +188,8 @@ static void wake_watchers(machine_t *m, cpu_t *w, uint64_t line, uint64_t start)
             i++;
             continue;
         }
-        uint64_t k = start > s->watch_t0
-                         ? (start - s->watch_t0 + s->watch_iter - 1) / s->watch_iter
-                         : 0;
+        uint64_t k =
+            start > s->watch_t0 ? (start - s->watch_t0 + s->watch_iter - 1) / s->watch_iter : 0;
         while (key_of(m, s->watch_t0 + k * s->watch_iter, s->id) < wkey)
             k++;
         s->resume = s->watch_t0 + k * s->watch_iter;
@@ -278,8 +277,8 @@ void cpu_work(cpu_t *c, uint64_t cycles)
 static void fast_forward(cpu_t *c, maddr_t a)
 {
     machine_t *m = c->m;
-    uint64_t iter = (uint64_t)(m->p->costs.hit_cycles + 0.5) +
-                    (uint64_t)(m->p->costs.relax_cycles + 0.5);
+    uint64_t iter =
+        (uint64_t)(m->p->costs.hit_cycles + 0.5) + (uint64_t)(m->p->costs.relax_cycles + 0.5);
     if (iter == 0)
         return;
     uint64_t t0 = c->now, wake = UINT64_MAX;
@@ -302,7 +301,7 @@ static void fast_forward(cpu_t *c, maddr_t a)
         pass_baton(m, c, 1);
     else if (wake == UINT64_MAX)
         pass_baton(m, c, 1); /* nobody else can run: pass_baton reports it */
-    if (c->watching) { /* not woken by a writer: the tick (or nobody) came first */
+    if (c->watching) {       /* not woken by a writer: the tick (or nobody) came first */
         for (int i = 0; i < m->nwatch; i++)
             if (m->watchers[i] == c->id) {
                 m->watchers[i] = m->watchers[--m->nwatch];

@@ -6,18 +6,19 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: numasim COMMAND [OPTIONS] ARGS\n"
-               "\n"
-               "Discrete-event NUMA machine simulator (version %s).\n"
-               "\n"
-               "commands:\n"
-               "  platform FILE.xml      print CPUs, nodes and the node latency matrix\n"
-               "  platform --generate    write a generated NUMA platform\n"
-               "  run SCENARIO.ini...    run scenarios, write results/<name>.csv\n"
-               "  tune                   fit platform latencies to measurements\n"
-               "  bench                  measure the simulator's own speed\n"
-               "\n"
-               "'numasim COMMAND --help' describes a command. Errors exit with code 2.\n",
+    fprintf(f,
+            "usage: numasim COMMAND [OPTIONS] ARGS\n"
+            "\n"
+            "Discrete-event NUMA machine simulator (version %s).\n"
+            "\n"
+            "commands:\n"
+            "  platform FILE.xml      print CPUs, nodes and the node latency matrix\n"
+            "  platform --generate    write a generated NUMA platform\n"
+            "  run SCENARIO.ini...    run scenarios, write results/<name>.csv\n"
+            "  tune                   fit platform latencies to measurements\n"
+            "  bench                  measure the simulator's own speed\n"
+            "\n"
+            "'numasim COMMAND --help' describes a command. Errors exit with code 2.\n",
             NUMASIM_VERSION);
 }
 

@@ -33,9 +33,9 @@
 #include <string.h>
 
 typedef struct {
-    int32_t owner;     /* exclusive holder, or -1 */
-    uint8_t dirty;     /* owner has modified it */
-    uint8_t freed;     /* released by mem_release */
+    int32_t owner; /* exclusive holder, or -1 */
+    uint8_t dirty; /* owner has modified it */
+    uint8_t freed; /* released by mem_release */
     uint16_t pad;
     int32_t home;      /* node */
     uint32_t nsharers; /* valid when owner == -1 */
@@ -63,8 +63,8 @@ struct mem {
     uint64_t freed_writes;
 };
 
-static const char *kKindNames[MEM_NKINDS] = {"hit", "upgrade", "miss_local", "miss_remote",
-                                             "c2c_node", "c2c_remote"};
+static const char *kKindNames[MEM_NKINDS] = {"hit",         "upgrade",  "miss_local",
+                                             "miss_remote", "c2c_node", "c2c_remote"};
 
 const char *mem_kind_name(mem_kind_t kind)
 {

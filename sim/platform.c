@@ -106,13 +106,15 @@ static int node_groups(size_t n, sg_host_t *rep, int *group, int *loose)
     xbt_dict_cursor_t cursor = NULL;
     char *key;
     sg_netzone_t zone;
-    xbt_dict_foreach (sons, cursor, key, zone) {
+    xbt_dict_foreach(sons, cursor, key, zone)
+    {
         xbt_dynar_t hosts = xbt_dynar_new(sizeof(sg_host_t), NULL);
         sg_zone_get_hosts(zone, hosts);
         unsigned i;
         sg_host_t h;
         int used = 0;
-        xbt_dynar_foreach (hosts, i, h) {
+        xbt_dynar_foreach(hosts, i, h)
+        {
             rep_t k = {h, 0};
             rep_t *r = bsearch(&k, sorted, n, sizeof *sorted, cmp_rep);
             if (r && group[r->node] < 0) {

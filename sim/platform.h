@@ -29,26 +29,26 @@ typedef struct {
 } mem_costs_t;
 
 typedef struct {
-    char *name;      /* prop id, e.g. "mem_local_cycles", or "link.exit" */
-    char *value;     /* textual value as resolved (file or override) */
-    int line;        /* line in the file, 0 when not from the file */
-    int tunable;     /* listed in the zone's "tunable" prop */
-    int overridden;  /* set by an override, not the file */
+    char *name;     /* prop id, e.g. "mem_local_cycles", or "link.exit" */
+    char *value;    /* textual value as resolved (file or override) */
+    int line;       /* line in the file, 0 when not from the file */
+    int tunable;    /* listed in the zone's "tunable" prop */
+    int overridden; /* set by an override, not the file */
 } platform_param_t;
 
 typedef struct {
     char *id;
-    char *cls;       /* value of the link's "class" prop, or NULL */
-    double latency;  /* cycles */
+    char *cls;      /* value of the link's "class" prop, or NULL */
+    double latency; /* cycles */
     int line;
 } platform_link_t;
 
 typedef struct {
-    char *path;         /* as given */
-    char *name;         /* id of the top zone, e.g. "numa32" */
+    char *path; /* as given */
+    char *name; /* id of the top zone, e.g. "numa32" */
     int ncpus, nnodes;
-    char **cpu_host;    /* [ncpus] SimGrid host names, in file order */
-    int *cpu_node;      /* [ncpus] NUMA node of each CPU */
+    char **cpu_host;     /* [ncpus] SimGrid host names, in file order */
+    int *cpu_node;       /* [ncpus] NUMA node of each CPU */
     int *node_first_cpu; /* [nnodes] a representative CPU per node */
     double clock_mhz;
     int line_bytes;

@@ -37,7 +37,9 @@ void results_stats(result_row_t *row, uint64_t *cycles, size_t n)
 
 void results_print_row(FILE *f, const result_row_t *r)
 {
-    fprintf(f, "%s,%s,%d,%d,%s,%s,%d,%.1f,%.1f,%.1f,%.0f,%.0f,%llu,%llu,%lu,%d,%d,%llu,%llu,%s,%s,%llu,%llu\n",
+    fprintf(f,
+            "%s,%s,%d,%d,%s,%s,%d,%.1f,%.1f,%.1f,%.0f,%.0f,%llu,%llu,%lu,%d,%d,%llu,%llu,%s,%s,%"
+            "llu,%llu\n",
             r->scenario, r->platform, r->cpus, r->nodes, r->strategy, r->cache, r->calls, r->mean,
             r->median, r->p95, r->min, r->max, (unsigned long long)r->violations,
             (unsigned long long)r->oopses, r->seed, r->seeds, r->seeds_violating,

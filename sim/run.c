@@ -25,27 +25,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRACE_LEN 40
-#define POLL_CYCLES 20000 /* a helper's pause between two looks at its flag */
-#define BG_EXPIRES_MIN 50    /* background timers are armed 50..249 jiffies ahead */
+#define TRACE_LEN       40
+#define POLL_CYCLES     20000 /* a helper's pause between two looks at its flag */
+#define BG_EXPIRES_MIN  50    /* background timers are armed 50..249 jiffies ahead */
 #define BG_EXPIRES_SPAN 200
 
 typedef struct {
     run_t *r;
     const scenario_t *s;
     tcore_t *tc;
-    oracle_t *or;
+    oracle_t * or ;
     int fn_id, bg_fn_id;
-    maddr_t timer;       /* the measured timer */
-    int timer_freed;     /* its function freed it */
+    maddr_t timer;   /* the measured timer */
+    int timer_freed; /* its function freed it */
     int caller;
     uint64_t period;
     maddr_t **bg_timers; /* [ncpus][timers_per_cpu] */
     /* helper requests (bookkeeping) */
-    volatile int *arm_req;   /* [ncpus]: arm the timer, with data */
-    uint64_t *arm_data;      /* [ncpus] */
-    uint64_t fn_starts;      /* runs of the measured timer's function */
-    uint64_t strike_at;      /* first_run: the tick that will run the timer */
+    volatile int *arm_req; /* [ncpus]: arm the timer, with data */
+    uint64_t *arm_data;    /* [ncpus] */
+    uint64_t fn_starts;    /* runs of the measured timer's function */
+    uint64_t strike_at;    /* first_run: the tick that will run the timer */
     int done;
 } ctx_t;
 
@@ -169,8 +169,8 @@ static void prepare(cpu_t *c, ctx_t *x)
     tcore_t *tc = x->tc;
     int arm_cpu = s->arm_cpu < 0 ? x->caller : s->arm_cpu;
     if (x->timer_freed) {
-        x->timer = timer_alloc_on(c, tc, mem_home(machine_mem(tcore_machine(tc)), x->timer),
-                                  x->fn_id, 0);
+        x->timer =
+            timer_alloc_on(c, tc, mem_home(machine_mem(tcore_machine(tc)), x->timer), x->fn_id, 0);
         oracle_watch(x->or, x->timer);
         x->timer_freed = 0;
     }
@@ -253,8 +253,7 @@ static void setup(machine_t *m, void *arg)
 
     int arm_cpu = s->arm_cpu < 0 ? x->caller : s->arm_cpu;
     for (int i = 0; i < n; i++) {
-        int helper = (i == arm_cpu && i != x->caller &&
-                      (s->workload != WORKLOAD_OVERLAP)) ||
+        int helper = (i == arm_cpu && i != x->caller && (s->workload != WORKLOAD_OVERLAP)) ||
                      (s->workload == WORKLOAD_OVERLAP &&
                       (i == s->overlap_first_cpu || i == s->overlap_second_cpu));
         if (i == x->caller) {
@@ -313,8 +312,7 @@ int run_check(const scenario_t *s, const platform_t *p, err_t *e)
         return -1;
     if (s->timer_node >= p->nnodes)
         return err_set(e, NULL, 0, "%s: measure.timer_node = %d, but platform %s has nodes 0..%d",
-                       key_origin(s, "measure.timer_node"), s->timer_node, p->name,
-                       p->nnodes - 1);
+                       key_origin(s, "measure.timer_node"), s->timer_node, p->name, p->nnodes - 1);
     if (s->workload == WORKLOAD_OVERLAP) {
         if (check_cpu(s, p, "overlap.first_cpu", s->overlap_first_cpu, 0, e) ||
             check_cpu(s, p, "overlap.second_cpu", s->overlap_second_cpu, 0, e))

@@ -32,8 +32,8 @@ _Static_assert(sizeof(strategy_id_t) == sizeof(int), "enums are stored as int");
 _Static_assert(sizeof(cache_state_t) == sizeof(int), "enums are stored as int");
 
 typedef enum {
-    T_INT,         /* whole number into an int (or uint32_t) field */
-    T_U64,         /* non-negative whole number into a 64-bit field */
+    T_INT, /* whole number into an int (or uint32_t) field */
+    T_U64, /* non-negative whole number into a 64-bit field */
     T_DOUBLE,
     T_BOOL,        /* true/false (yes/no, 1/0) into an int */
     T_STRING,      /* char *, as given */
@@ -75,21 +75,43 @@ static const char *const kSections[] = {"scenario",   "measure",  "kernel",
 _Static_assert(NELEM(kStrategies) == STRAT_COUNT, "a name per strategy");
 _Static_assert(NELEM(kCaches) == 2, "a name per cache state");
 
-#define FLD(f) offsetof(scenario_t, f)
+#define FLD(f)   offsetof(scenario_t, f)
 #define NAMES(a) a, NELEM(a)
-#define NOMAX 18446744073709551616.0 /* 2^64: no upper bound for uint64 */
-#define CPU_MAX 65535
+#define NOMAX    18446744073709551616.0 /* 2^64: no upper bound for uint64 */
+#define CPU_MAX  65535
 
-#define KINT(sec, key, f, def, lo, hi) {sec, key, T_INT, def, lo, hi, FLD(f), 0, NULL, 0, 0}
-#define KU64(sec, key, f, def, hi) {sec, key, T_U64, def, 0, hi, FLD(f), 0, NULL, 0, 0}
-#define KDBL(sec, key, f, def, lo, hi) {sec, key, T_DOUBLE, def, lo, hi, FLD(f), 0, NULL, 0, 0}
-#define KBOOL(sec, key, f, def) {sec, key, T_BOOL, def, 0, 1, FLD(f), 0, NULL, 0, 0}
-#define KSTR(sec, key, f, def, fl) {sec, key, T_STRING, def, 0, 0, FLD(f), 0, NULL, 0, fl}
-#define KENUM(sec, key, f, def, nm) {sec, key, T_ENUM, def, 0, 0, FLD(f), 0, NAMES(nm), 0}
-#define KLIST(sec, key, t, f, n, def, fl) \
-    {sec, key, t, def, 0, 0, FLD(f), offsetof(scenario_t, n), NULL, 0, fl}
-#define KELIST(sec, key, f, n, def, nm, fl) \
-    {sec, key, T_ENUM_LIST, def, 0, 0, FLD(f), offsetof(scenario_t, n), NAMES(nm), fl}
+#define KINT(sec, key, f, def, lo, hi)                                                             \
+    {                                                                                              \
+        sec, key, T_INT, def, lo, hi, FLD(f), 0, NULL, 0, 0                                        \
+    }
+#define KU64(sec, key, f, def, hi)                                                                 \
+    {                                                                                              \
+        sec, key, T_U64, def, 0, hi, FLD(f), 0, NULL, 0, 0                                         \
+    }
+#define KDBL(sec, key, f, def, lo, hi)                                                             \
+    {                                                                                              \
+        sec, key, T_DOUBLE, def, lo, hi, FLD(f), 0, NULL, 0, 0                                     \
+    }
+#define KBOOL(sec, key, f, def)                                                                    \
+    {                                                                                              \
+        sec, key, T_BOOL, def, 0, 1, FLD(f), 0, NULL, 0, 0                                         \
+    }
+#define KSTR(sec, key, f, def, fl)                                                                 \
+    {                                                                                              \
+        sec, key, T_STRING, def, 0, 0, FLD(f), 0, NULL, 0, fl                                      \
+    }
+#define KENUM(sec, key, f, def, nm)                                                                \
+    {                                                                                              \
+        sec, key, T_ENUM, def, 0, 0, FLD(f), 0, NAMES(nm), 0                                       \
+    }
+#define KLIST(sec, key, t, f, n, def, fl)                                                          \
+    {                                                                                              \
+        sec, key, t, def, 0, 0, FLD(f), offsetof(scenario_t, n), NULL, 0, fl                       \
+    }
+#define KELIST(sec, key, f, n, def, nm, fl)                                                        \
+    {                                                                                              \
+        sec, key, T_ENUM_LIST, def, 0, 0, FLD(f), offsetof(scenario_t, n), NAMES(nm), fl           \
+    }
 
 static const keydef_t KEYS[] = {
     KSTR("scenario", "name", name, "", F_NAME | F_BASENAME),
@@ -160,7 +182,7 @@ static void *nonnull(void *p)
         abort(); /* out of memory */
     return p;
 }
-#define xstrdup(s) ((char *)nonnull(strdup(s)))
+#define xstrdup(s)       ((char *)nonnull(strdup(s)))
 #define xcalloc(n, size) nonnull(calloc((n) ? (n) : 1, size))
 
 static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -218,7 +240,7 @@ static int index_of(const char *const *names, int n, const char *v)
     return -1;
 }
 #define find_section(sec) index_of(kSections, NELEM(kSections), sec)
-#define enum_index(k, v) index_of((k)->names, (k)->nnames, v)
+#define enum_index(k, v)  index_of((k)->names, (k)->nnames, v)
 
 static int find_key(const char *section, const char *name)
 {
@@ -648,8 +670,8 @@ static int apply_set(ctx_t *c, const char *set, err_t *e)
     int rc = 0, i = find_key(section, name);
     scenario_t *s = c->s;
     if (!strcmp(section, "platform")) {
-        s->platform_sets = nonnull(realloc(
-            s->platform_sets, (size_t)(s->nplatform_sets + 1) * sizeof *s->platform_sets));
+        s->platform_sets = nonnull(
+            realloc(s->platform_sets, (size_t)(s->nplatform_sets + 1) * sizeof *s->platform_sets));
         s->platform_sets[s->nplatform_sets++] = (platform_override_t){xstrdup(name), value};
         free(key);
         return 0;
@@ -739,8 +761,8 @@ scenario_t *scenario_load(const char *path, const char *const *sets, int nsets, 
     for (int i = 0; i < NKEYS; i++) {
         const char *def = KEYS[i].flags & F_BASENAME ? stem : KEYS[i].def;
         if (def && parse_value(&KEYS[i], def, "", s, msg, sizeof msg)) {
-            err_set(e, path, 0, "%s.%s: cannot use the default: %s", KEYS[i].section,
-                    KEYS[i].name, msg);
+            err_set(e, path, 0, "%s.%s: cannot use the default: %s", KEYS[i].section, KEYS[i].name,
+                    msg);
             goto fail;
         }
     }

@@ -39,8 +39,8 @@ typedef enum {
 } workload_t;
 
 typedef struct {
-    char *key;   /* "section.key" */
-    char *value; /* as resolved */
+    char *key;    /* "section.key" */
+    char *value;  /* as resolved */
     char *origin; /* "default", "FILE:LINE" or "--set" */
 } scenario_kv_t;
 
@@ -68,9 +68,9 @@ typedef struct {
     workload_t workload;
     int calls;
     int warmup_calls;
-    int cpu;          /* the calling CPU */
-    int timer_node;   /* node holding the timer; -1: the calling CPU's node */
-    int arm_cpu;      /* CPU that arms the timer; -1: the calling CPU */
+    int cpu;                        /* the calling CPU */
+    int timer_node;                 /* node holding the timer; -1: the calling CPU's node */
+    int arm_cpu;                    /* CPU that arms the timer; -1: the calling CPU */
     uint64_t spacing_cycles;        /* work between arming and the call */
     uint64_t spacing_jitter_cycles; /* uniform extra spacing, from the seed */
     int expires_jiffies;            /* timer armed this far ahead */
@@ -80,15 +80,15 @@ typedef struct {
     int timekeeper_cpu;
 
     /* [background] */
-    double ops_per_tick;  /* mod_timer/del_timer calls per tick per CPU */
+    double ops_per_tick; /* mod_timer/del_timer calls per tick per CPU */
     int timers_per_cpu;
-    double del_fraction;  /* share of the calls that are del_timer */
-    int on_caller;        /* the calling CPU runs background ops too */
+    double del_fraction; /* share of the calls that are del_timer */
+    int on_caller;       /* the calling CPU runs background ops too */
 
     /* [function] */
     uint64_t fn_cycles;
     int fn_rearm;
-    double fn_rearm_at;   /* fraction of fn_cycles done before re-arming */
+    double fn_rearm_at; /* fraction of fn_cycles done before re-arming */
     int fn_rearm_jiffies;
     int fn_free;
 

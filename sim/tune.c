@@ -127,8 +127,9 @@ int tune_read_target(const char *path, tune_cell_t **cells, int *ncells, err_t *
     if (rc == 0 && ferror(f))
         rc = err_set(e, path, 0, "cannot read target file: %s", strerror(errno));
     else if (rc == 0 && !header_line)
-        rc = err_set(e, path, 0, "no header line (expected columns platform,strategy,cache,"
-                                 "cycles)");
+        rc = err_set(e, path, 0,
+                     "no header line (expected columns platform,strategy,cache,"
+                     "cycles)");
     else if (rc == 0 && n == 0)
         rc = err_set(e, path, 0, "no data rows after the header (line %d)", header_line);
     fclose(f);
@@ -204,8 +205,7 @@ int tune_select(const char *path, tune_cell_t *cells, int ncells, const char *na
     return nk;
 }
 
-int tune_read_run_csv(const char *path, const tune_cell_t *cells, int ncells, double *sim,
-                      err_t *e)
+int tune_read_run_csv(const char *path, const tune_cell_t *cells, int ncells, double *sim, err_t *e)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -383,8 +383,7 @@ static double objective_at(const gsl_vector *x, void *ctx)
     return F->objs[k];
 }
 
-static void log_iter(const tune_problem_t *pb, int iter, double obj, const gsl_vector *x,
-                     int evals)
+static void log_iter(const tune_problem_t *pb, int iter, double obj, const gsl_vector *x, int evals)
 {
     if (!pb->log)
         return;
@@ -405,8 +404,8 @@ int tune_fit(const tune_problem_t *pb, tune_result_t *res, err_t *e)
         return err_set(e, NULL, 0, "tune: nothing to fit");
     fit_t F = {.pb = pb, .best = -1, .e = e};
     gsl_vector *x = gsl_vector_alloc((size_t)np), *step = gsl_vector_alloc((size_t)np);
-    gsl_multimin_fminimizer *s = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2,
-                                                               (size_t)np);
+    gsl_multimin_fminimizer *s =
+        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, (size_t)np);
     if (!x || !step || !s)
         abort();
     for (int i = 0; i < np; i++) {

@@ -83,12 +83,12 @@ typedef struct {
 } tune_problem_t;
 
 typedef struct {
-    double *fitted;  /* [nparams] best values evaluated (malloc'd) */
-    double *sim;     /* [ncells] simulated cycles at fitted (malloc'd) */
-    double *sim0;    /* [ncells] simulated cycles at the initial values */
+    double *fitted;   /* [nparams] best values evaluated (malloc'd) */
+    double *sim;      /* [ncells] simulated cycles at fitted (malloc'd) */
+    double *sim0;     /* [ncells] simulated cycles at the initial values */
     double err, err0; /* rms relative error at fitted, at initial (fractions) */
     int evals, iters;
-    int converged;   /* the simplex shrank below size_tol */
+    int converged; /* the simplex shrank below size_tol */
 } tune_result_t;
 
 /* Runs the fit. Identical (rounded) parameter vectors are evaluated once.

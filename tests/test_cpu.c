@@ -121,10 +121,18 @@ static void mixed_prog(cpu_t *c, void *arg)
         uint64_t r = next_rand(&s), v = 0, mine = id << 32 | i;
         maddr_t a = g_shared[r % 3] + 8 * (r >> 8 & 1); /* two words per line */
         switch (r >> 16 & 3) {
-        case 0: v = cpu_read(c, a); break;
-        case 1: cpu_write(c, a, mine); break;
-        case 2: v = cpu_xchg(c, a, mine); break;
-        default: cpu_work(c, r >> 24 & 63); break;
+        case 0:
+            v = cpu_read(c, a);
+            break;
+        case 1:
+            cpu_write(c, a, mine);
+            break;
+        case 2:
+            v = cpu_xchg(c, a, mine);
+            break;
+        default:
+            cpu_work(c, r >> 24 & 63);
+            break;
         }
         if (g_nlog < NLOG)
             g_run.log[g_nlog++] = (logent_t){id, r >> 16 & 3, cpu_now(c), v};

@@ -109,7 +109,8 @@ static int line_of(const char *text, const char *needle)
 
 /* The error contract: NULL, one line, "PATH:LINE: " (or "PATH: " when line
  * is 0) and the message names `what`. */
-static void expect_error(platform_t *p, const err_t *e, const char *path, int line, const char *what)
+static void expect_error(platform_t *p, const err_t *e, const char *path, int line,
+                         const char *what)
 {
     ck_assert_ptr_null(p);
     ck_assert_msg(e->msg[0] != '\0', "empty error message");
@@ -271,8 +272,7 @@ END_TEST
 
 START_TEST(mismatched_tag)
 {
-    expect_edit_error("<router id=\"shub3\"/>", "<router id=\"shub3\"></route>", "</route>",
-                      "XML");
+    expect_edit_error("<router id=\"shub3\"/>", "<router id=\"shub3\"></route>", "</route>", "XML");
 }
 END_TEST
 

@@ -69,8 +69,8 @@ static void expect_err(const char *path, const char *const *sets, int nsets, con
     err_t e = {{0}};
     scenario_t *s = scenario_load(path, sets, nsets, &e);
     ck_assert_msg(s == NULL, "loaded, expected an error '%s...%s'", prefix, part);
-    ck_assert_msg(!strncmp(e.msg, prefix, strlen(prefix)), "'%s' does not start with '%s'",
-                  e.msg, prefix);
+    ck_assert_msg(!strncmp(e.msg, prefix, strlen(prefix)), "'%s' does not start with '%s'", e.msg,
+                  prefix);
     ck_assert_msg(strstr(e.msg, part), "'%s' does not contain '%s'", e.msg, part);
     ck_assert_msg(!strchr(e.msg, '\n'), "'%s' is not one line", e.msg);
 }
@@ -355,7 +355,8 @@ END_TEST
 
 START_TEST(test_err_unknown_key)
 {
-    expect_line_err("[measure]\ncalls = 3\ncals = 4\n", 5, "unknown key 'cals' in section [measure]");
+    expect_line_err("[measure]\ncalls = 3\ncals = 4\n", 5,
+                    "unknown key 'cals' in section [measure]");
     /* a key of another section */
     expect_line_err("[kernel]\ncalls = 4\n", 4, "unknown key 'calls' in section [kernel]");
 }
@@ -394,7 +395,8 @@ START_TEST(test_err_range)
     expect_line_err("[measure]\nspacing_cycles = -1\n", 4, "out of range");
     expect_line_err("[measure]\nspacing_cycles = 1000000000001\n", 4,
                     "1000000000001 is out of range [0, 1000000000000]");
-    expect_line_err("seed = 18446744073709551616\n", 3, "scenario.seed: 18446744073709551616 is out");
+    expect_line_err("seed = 18446744073709551616\n", 3,
+                    "scenario.seed: 18446744073709551616 is out");
     expect_line_err("seeds = 100001\n", 3, "scenario.seeds: 100001 is out of range");
     expect_line_err("[background]\ndel_fraction = 1.01\n", 4, "1.01 is out of range [0, 1]");
     expect_line_err("[kernel]\nhz = 99999999999999999999\n", 4, "out of range");
@@ -428,8 +430,10 @@ START_TEST(test_err_platforms)
 {
     char path[512], prefix[1200];
     wfile(path, sizeof path, "s.ini", "[scenario]\n\nplatforms = missing.xml\n");
-    snprintf(prefix, sizeof prefix, "%s:3: scenario.platforms: platform file '%s/missing.xml' "
-                                    "does not exist", path, tmp);
+    snprintf(prefix, sizeof prefix,
+             "%s:3: scenario.platforms: platform file '%s/missing.xml' "
+             "does not exist",
+             path, tmp);
     expect_err(path, NULL, 0, prefix, "");
     wfile(path, sizeof path, "s.ini", "[scenario]\nplatforms =\n");
     snprintf(prefix, sizeof prefix, "%s:2: scenario.platforms: must list at least one item", path);
@@ -460,7 +464,8 @@ START_TEST(test_set)
 {
     char path[512];
     scen(path, sizeof path, "", "[measure]\ncalls = 5\n");
-    const char *sets[] = {"measure.calls=6", "measure.calls=7", " kernel.hz = 100 ", "platform.mem_local_cycles=250",
+    const char *sets[] = {"measure.calls=6",       "measure.calls=7",
+                          " kernel.hz = 100 ",     "platform.mem_local_cycles=250",
                           "platform.link.exit=40", "scenario.cache=both"};
     err_t e = {{0}};
     scenario_t *s = scenario_load(path, sets, 6, &e); /* the last of two sets wins */

@@ -52,7 +52,7 @@ static struct {
     maddr_t t[4];
     run_t log[MAXLOG];
     int nlog;
-    uint64_t P[4];          /* rearm periods by timer id */
+    uint64_t P[4]; /* rearm periods by timer id */
     uint64_t j_arm, j_move, j_stop;
     int ret[8];
     maddr_t base_after[4], base[32];
@@ -275,7 +275,8 @@ static uint64_t expected_tick_cost(int cpu)
             int sn = g.p->cpu_node[s];
             uint64_t c = sn == n ? inval
                                  : (platform_node_lat(g.p, n, h) + platform_node_lat(g.p, h, sn) +
-                                    platform_node_lat(g.p, sn, n)) / 2;
+                                    platform_node_lat(g.p, sn, n)) /
+                                       2;
             worst = c > worst ? c : worst;
         }
         cost += worst + atomic;
@@ -291,16 +292,16 @@ static uint64_t expected_tick_cost(int cpu)
         cost += c2c;
     else
         cost += local + (n == h ? 0 : platform_node_lat(g.p, n, h));
-    cost += atomic;        /* wheel_run: spin_lock = xchg on its own held line */
-    cost += hit + hit;     /* loop: read timer_jiffies, read jiffies (now held) */
-    cost += hit;           /* write timer_jiffies + 1 */
-    cost += hit;           /* splice_init: read tv1[index].next (line held
-                            * since jiffy index was last run, 256 jiffies ago) */
-    cost += hit + hit;     /* empty: write work.next, work.prev (stack line) */
-    cost += hit;           /* read work.next: the list is empty */
-    cost += hit + hit;     /* loop: read timer_jiffies, read jiffies: done */
-    cost += hit;           /* write running_timer = NULL */
-    cost += hit;           /* spin_unlock: write lock = 0 */
+    cost += atomic;    /* wheel_run: spin_lock = xchg on its own held line */
+    cost += hit + hit; /* loop: read timer_jiffies, read jiffies (now held) */
+    cost += hit;       /* write timer_jiffies + 1 */
+    cost += hit;       /* splice_init: read tv1[index].next (line held
+                        * since jiffy index was last run, 256 jiffies ago) */
+    cost += hit + hit; /* empty: write work.next, work.prev (stack line) */
+    cost += hit;       /* read work.next: the list is empty */
+    cost += hit + hit; /* loop: read timer_jiffies, read jiffies: done */
+    cost += hit;       /* write running_timer = NULL */
+    cost += hit;       /* spin_unlock: write lock = 0 */
     return cost;
 }
 
@@ -355,12 +356,13 @@ static void numa_setup(machine_t *m, void *arg)
     const mem_costs_t *k = &g.p->costs;
     for (int i = 1; i < g.p->ncpus; i++) {
         int o = g.p->cpu_node[i];
-        g.want_probe[i] =
-            o == 0 ? (uint64_t)k->c2c_node_cycles
-                   : (uint64_t)k->mem_local_cycles +
-                         (platform_node_lat(g.p, 0, o) + platform_node_lat(g.p, o, o) +
-                          platform_node_lat(g.p, o, 0)) / 2 +
-                         (uint64_t)k->remote_dirty_cycles;
+        g.want_probe[i] = o == 0
+                              ? (uint64_t)k->c2c_node_cycles
+                              : (uint64_t)k->mem_local_cycles +
+                                    (platform_node_lat(g.p, 0, o) + platform_node_lat(g.p, o, o) +
+                                     platform_node_lat(g.p, o, 0)) /
+                                        2 +
+                                    (uint64_t)k->remote_dirty_cycles;
     }
 }
 
@@ -384,18 +386,18 @@ START_TEST(ticks_one_second_numa32)
         if (i)
             ck_assert_msg(g.probe_cost[i] == g.want_probe[i],
                           "base %d's line: read from cpu 0 cost %llu, a dirty line %llu", i,
-                          (unsigned long long)g.probe_cost[i],
-                          (unsigned long long)g.want_probe[i]);
+                          (unsigned long long)g.probe_cost[i], (unsigned long long)g.want_probe[i]);
     }
-    fprintf(stderr, "numa32 tick cycles: cpu 0 %llu, cpu 1 %llu, cpu 5 %llu; probe of base 2 %llu\n",
+    fprintf(stderr,
+            "numa32 tick cycles: cpu 0 %llu, cpu 1 %llu, cpu 5 %llu; probe of base 2 %llu\n",
             (unsigned long long)g.tick_cost[0], (unsigned long long)g.tick_cost[1],
             (unsigned long long)g.tick_cost[2], (unsigned long long)g.probe_cost[2]);
     ck_assert_uint_lt(g.probe_end, tick_cycle(1, 1023)); /* no tick ran meanwhile */
     for (int k = 0; k < 3; k++) {
         ck_assert_uint_eq(g.next_tick_seen[k], g.tick_at[k]);
-        ck_assert_msg(g.tick_cost[k] == g.want_cost[k], "cpu %d's tick: %llu cycles, table says %llu",
-                      kMeasured[k], (unsigned long long)g.tick_cost[k],
-                      (unsigned long long)g.want_cost[k]);
+        ck_assert_msg(g.tick_cost[k] == g.want_cost[k],
+                      "cpu %d's tick: %llu cycles, table says %llu", kMeasured[k],
+                      (unsigned long long)g.tick_cost[k], (unsigned long long)g.want_cost[k]);
     }
 }
 END_TEST

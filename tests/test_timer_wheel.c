@@ -61,10 +61,10 @@
  * seed; a jump in one period of eight; four rounds, each ending with a
  * drain (jumps until nothing is pending); both designs. It also asserts
  * lower bounds on what it exercised (runs after 0..4 cascades, overdue
- * runs, same-jiffy runs, fast paths, jumps) and prints the figures. Test 2 (boundaries): timers 2^8, 2^14, 2^20,
- * 2^26 jiffies ahead and one before and after each, further ones up to
- * 2^40 (clamped), from three starting jiffies, both designs: each must run
- * exactly once, at exactly its expiry, on its CPU.
+ * runs, same-jiffy runs, fast paths, jumps) and prints the figures. Test 2 (boundaries): timers
+ * 2^8, 2^14, 2^20, 2^26 jiffies ahead and one before and after each, further ones up to 2^40
+ * (clamped), from three starting jiffies, both designs: each must run exactly once, at exactly its
+ * expiry, on its CPU.
  */
 #include "cpu.h"
 #include "timer/timer.h"
@@ -77,8 +77,8 @@
 
 enum {
     NCPU = 4,
-    NT = 1024,          /* timers */
-    MAXSTEP = 320,      /* insertion + cascades (a 2^40 timer needs ~260) */
+    NT = 1024,     /* timers */
+    MAXSTEP = 320, /* insertion + cascades (a 2^40 timer needs ~260) */
     OPS_PER_ROUND = 25000,
     ROUNDS = 4,
     MAX_OPS_PER_WINDOW = 4,
@@ -271,10 +271,10 @@ static void log_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void *ctx)
     int h = ref_head(cpu);
     if (h != id || g.ref[id].fire != j)
         bad("cpu %d, jiffy %llu: timer %d ran (model: pending %d on cpu %d due %llu); the model "
-             "expected timer %d due at %llu",
-             cpu, (unsigned long long)j, id, g.ref[id].pending, g.ref[id].cpu,
-             (unsigned long long)g.ref[id].fire, h,
-             h >= 0 ? (unsigned long long)g.ref[h].fire : 0ull);
+            "expected timer %d due at %llu",
+            cpu, (unsigned long long)j, id, g.ref[id].pending, g.ref[id].cpu,
+            (unsigned long long)g.ref[id].fire, h,
+            h >= 0 ? (unsigned long long)g.ref[h].fire : 0ull);
     /* statistics of what the run exercised */
     int steps = g.ref[id].n - 1;
     g.fires_by_steps[steps < 5 ? steps : 5]++;
@@ -330,25 +330,25 @@ static void check_state(uint64_t J)
         const ref_t *r = &g.ref[i];
         if (timer_is_pending_now(g.tc, g.t[i]) != r->pending) {
             bad("jiffy %llu: timer %d pending %d, model %d", (unsigned long long)J, i,
-                 timer_is_pending_now(g.tc, g.t[i]), r->pending);
+                timer_is_pending_now(g.tc, g.t[i]), r->pending);
             continue;
         }
         if (!r->pending)
             continue;
         if (next_event(r, J) <= J)
             bad("jiffy %llu: timer %d due at %llu is still pending", (unsigned long long)J, i,
-                 (unsigned long long)next_event(r, J));
+                (unsigned long long)next_event(r, J));
         int k = 0, cpu, level, slot;
         while (k + 1 < r->n && r->at[k + 1] <= J)
             k++;
         if (!locate(g.t[i], &cpu, &level, &slot))
             bad("jiffy %llu: timer %d is on no list, or its links are broken",
-                 (unsigned long long)J, i);
+                (unsigned long long)J, i);
         else if (cpu != r->cpu || level != r->level[k] || slot != r->slot[k])
             bad("jiffy %llu: timer %d (expires %llu, step %d) is in cpu %d tv%d[%d], model: "
-                 "cpu %d tv%d[%d]",
-                 (unsigned long long)J, i, (unsigned long long)r->expires, k, cpu, level, slot,
-                 r->cpu, r->level[k], r->slot[k]);
+                "cpu %d tv%d[%d]",
+                (unsigned long long)J, i, (unsigned long long)r->expires, k, cpu, level, slot,
+                r->cpu, r->level[k], r->slot[k]);
     }
 }
 
@@ -461,20 +461,38 @@ static void random_op(cpu_t *c, uint64_t J)
     g.ops++;
     if (timer_is_pending_now(g.tc, t) != r->pending)
         bad("after op on timer %d: pending %d, model %d", id, timer_is_pending_now(g.tc, t),
-             r->pending);
+            r->pending);
 }
 
 /* The boundary test's timers: expiry = tj + delta (tj = J + 1), on CPU
  * index % 4. */
 static const int64_t kDelta[] = {
-    -1000, -1, 0, 1, 255,
-    (1 << 8) - 1, 1 << 8, (1 << 8) + 1,
-    (1 << 14) - 1, 1 << 14, (1 << 14) + 1,
-    (1 << 20) - 1, 1 << 20, (1 << 20) + 1,
-    (1 << 26) - 1, 1 << 26, (1 << 26) + 1,
-    (1 << 26) + 12345, (1ll << 27) + 7, 1ll << 31,
-    (1ll << 32) - 2, (1ll << 32) - 1, 1ll << 32, (1ll << 32) + 1,
-    (1ll << 33) + 99, (1ll << 40) + 3,
+    -1000,
+    -1,
+    0,
+    1,
+    255,
+    (1 << 8) - 1,
+    1 << 8,
+    (1 << 8) + 1,
+    (1 << 14) - 1,
+    1 << 14,
+    (1 << 14) + 1,
+    (1 << 20) - 1,
+    1 << 20,
+    (1 << 20) + 1,
+    (1 << 26) - 1,
+    1 << 26,
+    (1 << 26) + 1,
+    (1 << 26) + 12345,
+    (1ll << 27) + 7,
+    1ll << 31,
+    (1ll << 32) - 2,
+    (1ll << 32) - 1,
+    1ll << 32,
+    (1ll << 32) + 1,
+    (1ll << 33) + 99,
+    (1ll << 40) + 3,
 };
 enum { NDELTA = sizeof kDelta / sizeof kDelta[0] };
 
@@ -545,20 +563,21 @@ static void driver(cpu_t *c, void *arg)
         uint64_t tj = mem_peek(g.mem, tcore_base(g.tc, id) + BASE_TIMER_JIFFIES);
         if (tj != J + 1)
             bad("cpu %d after its tick: timer_jiffies %llu, jiffies %llu", id,
-                 (unsigned long long)tj, (unsigned long long)J);
+                (unsigned long long)tj, (unsigned long long)J);
         if (g.boundary) {
             if (first)
                 boundary_ops(c, J);
         } else if (!g.draining) {
             uint64_t n = rnd() % (MAX_OPS_PER_WINDOW + 1);
-            for (uint64_t k = 0; k < n && g.ops < (uint64_t)OPS_PER_ROUND * (uint64_t)(g.round + 1) &&
-                                 cpu_now(c) + g.guard < end;
+            for (uint64_t k = 0;
+                 k < n && g.ops < (uint64_t)OPS_PER_ROUND * (uint64_t)(g.round + 1) &&
+                 cpu_now(c) + g.guard < end;
                  k++)
                 random_op(c, J);
         }
         if (cpu_now(c) > end)
             bad("cpu %d: tick handler and operations overran the window (%llu > %llu)", id,
-                 (unsigned long long)cpu_now(c), (unsigned long long)end);
+                (unsigned long long)cpu_now(c), (unsigned long long)end);
         if (id == NCPU - 1)
             conduct(c, J);
     }
@@ -615,14 +634,13 @@ START_TEST(random_ops_match_reference)
             "wheel %s: %llu ops, %llu queries, %llu runs (after 0/1/2/3/4/5+ cascades: %llu %llu "
             "%llu %llu %llu %llu), %llu overdue, %llu same-jiffy pairs (%llu with a cascaded "
             "timer), %llu fast paths, %llu jumps\n",
-            _i ? "tracking" : "classic", (unsigned long long)g.ops,
-            (unsigned long long)g.queries, (unsigned long long)g.fires,
-            (unsigned long long)g.fires_by_steps[0], (unsigned long long)g.fires_by_steps[1],
-            (unsigned long long)g.fires_by_steps[2], (unsigned long long)g.fires_by_steps[3],
-            (unsigned long long)g.fires_by_steps[4], (unsigned long long)g.fires_by_steps[5],
-            (unsigned long long)g.overdue, (unsigned long long)g.same_jiffy,
-            (unsigned long long)g.cascaded_pairs, (unsigned long long)g.fastpath,
-            (unsigned long long)g.jumps);
+            _i ? "tracking" : "classic", (unsigned long long)g.ops, (unsigned long long)g.queries,
+            (unsigned long long)g.fires, (unsigned long long)g.fires_by_steps[0],
+            (unsigned long long)g.fires_by_steps[1], (unsigned long long)g.fires_by_steps[2],
+            (unsigned long long)g.fires_by_steps[3], (unsigned long long)g.fires_by_steps[4],
+            (unsigned long long)g.fires_by_steps[5], (unsigned long long)g.overdue,
+            (unsigned long long)g.same_jiffy, (unsigned long long)g.cascaded_pairs,
+            (unsigned long long)g.fastpath, (unsigned long long)g.jumps);
     for (int k = 0; k <= 4; k++)
         ck_assert_uint_gt(g.fires_by_steps[k], 10);
     ck_assert_uint_gt(g.overdue, 100);

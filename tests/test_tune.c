@@ -199,8 +199,7 @@ START_TEST(select_unknown_cell)
     ck_assert_msg(!strncmp(e.msg, prefix, strlen(prefix)), "got '%s'", e.msg);
     ck_assert_msg(strstr(e.msg, "cache 'warm'") != NULL, "got '%s'", e.msg);
     /* no row of the tuned platform */
-    ck_assert_int_eq(tune_select(g_file, c, n, "numa32", kStrats, 2, kCaches, 2, &nother, &e),
-                     -1);
+    ck_assert_int_eq(tune_select(g_file, c, n, "numa32", kStrats, 2, kCaches, 2, &nother, &e), -1);
     ck_assert_msg(strstr(e.msg, "no row for platform 'numa32'") != NULL, "got '%s'", e.msg);
     free(c);
 }
@@ -320,8 +319,8 @@ static int model(const double *v, double *sim, void *ctx, err_t *e)
 }
 
 static const char *const kNames[] = {"a", "b"};
-static tune_cell_t g_cells[3] = {{"p", "s", "warm", 0, 1}, {"p", "s", "cold", 0, 2},
-                                 {"p", "s", "x", 0, 3}};
+static tune_cell_t g_cells[3] = {
+    {"p", "s", "warm", 0, 1}, {"p", "s", "cold", 0, 2}, {"p", "s", "x", 0, 3}};
 
 static tune_problem_t problem(model_t *m, const double *initial, int max_evals)
 {
@@ -331,9 +330,17 @@ static tune_problem_t problem(model_t *m, const double *initial, int max_evals)
     model(truth, sim, &scratch, NULL);
     for (int i = 0; i < 3; i++)
         g_cells[i].cycles = sim[i];
-    return (tune_problem_t){.nparams = 2, .names = kNames, .initial = initial, .ncells = 3,
-                            .cells = g_cells, .max_evals = max_evals, .step = 0.2,
-                            .size_tol = 1e-3, .eval = model, .ctx = m, .log = NULL};
+    return (tune_problem_t){.nparams = 2,
+                            .names = kNames,
+                            .initial = initial,
+                            .ncells = 3,
+                            .cells = g_cells,
+                            .max_evals = max_evals,
+                            .step = 0.2,
+                            .size_tol = 1e-3,
+                            .eval = model,
+                            .ctx = m,
+                            .log = NULL};
 }
 
 START_TEST(fit_recovers_known_values)
@@ -394,9 +401,17 @@ START_TEST(fit_single_parameter)
     tune_cell_t cell = {"p", "s", "cold", 3 * 75 + 40, 1};
     double initial[1] = {150};
     model_t m = {0, 0};
-    tune_problem_t pb = {.nparams = 1, .names = name, .initial = initial, .ncells = 1,
-                         .cells = &cell, .max_evals = 200, .step = 0.2, .size_tol = 1e-3,
-                         .eval = model_1d, .ctx = &m, .log = NULL};
+    tune_problem_t pb = {.nparams = 1,
+                         .names = name,
+                         .initial = initial,
+                         .ncells = 1,
+                         .cells = &cell,
+                         .max_evals = 200,
+                         .step = 0.2,
+                         .size_tol = 1e-3,
+                         .eval = model_1d,
+                         .ctx = &m,
+                         .log = NULL};
     tune_result_t r;
     err_t e = {{0}};
     ck_assert_int_eq(tune_fit(&pb, &r, &e), 0);

@@ -33,8 +33,8 @@ enum {
     BASE_LOCK = 0,
     BASE_TIMER_JIFFIES = 8,
     BASE_RUNNING_TIMER = 16,
-    BASE_TV1 = 24,                          /* 256 list heads of 16 bytes */
-    BASE_TV2 = BASE_TV1 + TVR_SIZE * 16,    /* then tv2..tv5, 64 heads each */
+    BASE_TV1 = 24,                       /* 256 list heads of 16 bytes */
+    BASE_TV2 = BASE_TV1 + TVR_SIZE * 16, /* then tv2..tv5, 64 heads each */
     BASE_SIZE = BASE_TV2 + 4 * TVN_SIZE * 16,
 };
 
@@ -72,16 +72,15 @@ typedef enum {
     TEV_BUG,      /* the core found an impossible state (BUG_ON) */
 } tcore_event_t;
 
-typedef void (*tcore_observer_t)(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t timer,
-                                 void *ctx);
+typedef void (*tcore_observer_t)(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t timer, void *ctx);
 
 /* Creates the timer core of machine m (from a setup hook, at cycle 0): one
  * base per CPU in its node, and jiffies in the timekeeper's node. Installs
  * the tick on every CPU at period_cycles (1/HZ). last_running: the classic
  * run loop stores timer->last_running (the May 2004 patch). Freed with the
  * machine's end by tcore_destroy(). */
-tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running,
-                      uint64_t period_cycles, int timekeeper_cpu);
+tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running, uint64_t period_cycles,
+                      int timekeeper_cpu);
 void tcore_destroy(tcore_t *tc);
 
 void tcore_set_observer(tcore_t *tc, tcore_observer_t fn, void *ctx);

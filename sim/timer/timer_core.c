@@ -51,8 +51,8 @@ static void tick(cpu_t *c, void *arg)
     tc->in_softirq[id] = 0;
 }
 
-tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running,
-                      uint64_t period_cycles, int timekeeper_cpu)
+tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running, uint64_t period_cycles,
+                      int timekeeper_cpu)
 {
     const platform_t *p = machine_platform(m);
     tcore_t *tc = xcalloc(1, sizeof *tc);
