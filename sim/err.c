@@ -21,6 +21,12 @@ int err_set(err_t *e, const char *file, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(e->msg + n, sizeof e->msg - (size_t)n, fmt, ap);
     va_end(ap);
+    /* One line, whatever the arguments held (a value from a file or --set may
+     * carry a newline, a carriage return or a terminal escape): every control
+     * character but the tab becomes '?'. */
+    for (char *c = e->msg; *c; c++)
+        if (((unsigned char)*c < 0x20 && *c != '\t') || *c == 0x7f)
+            *c = '?';
     return -1;
 }
 
