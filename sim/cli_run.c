@@ -146,6 +146,8 @@ static void start_job(job_t *j, variant_t *vs, int trace)
         return;
     }
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1)
+        _exit(1); /* the parent died before prctl took effect */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     run_t r;
@@ -429,11 +431,22 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
             a = b;
         }
         write_resolved(conf, vs, nv, argc, argv);
-        if (results_commit(csv, out, &e) < 0 || results_commit(conf, conf_path, &e) < 0) {
+        /* The configuration first, the CSV last: a CSV under its final name
+         * always has its configuration beside it. */
+        FILE *c = conf;
+        conf = NULL;
+        if (results_commit(c, conf_path, &e) < 0) {
             fprintf(stderr, "%s\n", e.msg);
             rc = ERR_EXIT;
+        } else {
+            FILE *f = csv;
+            csv = NULL;
+            if (results_commit(f, out, &e) < 0) {
+                fprintf(stderr, "%s\n", e.msg);
+                unlink(conf_path);
+                rc = ERR_EXIT;
+            }
         }
-        csv = conf = NULL;
     }
     if (csv)
         results_abort(csv, out);

@@ -280,11 +280,20 @@ static char *read_bytes(const char *path, size_t *len, err_t *e)
     return buf;
 }
 
-/* The document type declaration SimGrid's parser requires, word for word. */
-#define SIMGRID_DOCTYPE "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">"
+/* The document type declaration SimGrid's parser requires, word for word
+ * (SimGrid 3.32 also takes the DTD's old address, and single quotes). */
+#define SIMGRID_DTD "https://simgrid.org/simgrid.dtd"
+#define SIMGRID_OLD_DTD "http://simgrid.gforge.inria.fr/simgrid/simgrid.dtd"
+#define SIMGRID_DOCTYPE "<!DOCTYPE platform SYSTEM \"" SIMGRID_DTD "\">"
+static const char *const kDoctypes[] = {
+    SIMGRID_DOCTYPE,
+    "<!DOCTYPE platform SYSTEM '" SIMGRID_DTD "'>",
+    "<!DOCTYPE platform SYSTEM \"" SIMGRID_OLD_DTD "\">",
+    "<!DOCTYPE platform SYSTEM '" SIMGRID_OLD_DTD "'>",
+};
 
 /* Loads the document, or fills e with the parser's first error. When
- * doctype is not NULL, *doctype tells whether SIMGRID_DOCTYPE is in the
+ * doctype is not NULL, *doctype tells whether one of kDoctypes is in the
  * text (check_simgrid() checks that it is the document's). */
 static xmlDoc *load_doc(const char *path, int *doctype, err_t *e)
 {
@@ -299,13 +308,14 @@ static xmlDoc *load_doc(const char *path, int *doctype, err_t *e)
         return NULL;
     }
     if (doctype) {
-        const char *d = SIMGRID_DOCTYPE, *hit = NULL;
-        size_t dl = strlen(d);
-        for (const char *c = bytes; !hit && (c = memchr(c, '<', len - (size_t)(c - bytes)));
+        *doctype = 0;
+        for (const char *c = bytes; !*doctype && (c = memchr(c, '<', len - (size_t)(c - bytes)));
              c++)
-            if (len - (size_t)(c - bytes) >= dl && memcmp(c, d, dl) == 0)
-                hit = c;
-        *doctype = hit != NULL;
+            for (size_t i = 0; i < sizeof kDoctypes / sizeof kDoctypes[0]; i++) {
+                size_t dl = strlen(kDoctypes[i]);
+                if (len - (size_t)(c - bytes) >= dl && memcmp(c, kDoctypes[i], dl) == 0)
+                    *doctype = 1;
+            }
     }
     if (len > INT_MAX) /* cannot be: PLATFORM_MAX_BYTES */
         abort();
@@ -969,7 +979,8 @@ static int check_simgrid(const xmlDoc *doc, int doctype, const char *path, err_t
     const xmlNode *root = xmlDocGetRootElement(doc);
     if (!doctype || !d || !d->name || strcmp((const char *)d->name, "platform") != 0 ||
         d->ExternalID || !d->SystemID ||
-        strcmp((const char *)d->SystemID, "https://simgrid.org/simgrid.dtd") != 0)
+        (strcmp((const char *)d->SystemID, SIMGRID_DTD) != 0 &&
+         strcmp((const char *)d->SystemID, SIMGRID_OLD_DTD) != 0))
         return err_set(e, path, 0, "the file must declare " SIMGRID_DOCTYPE
                                    " before <platform> (SimGrid's parser needs it)");
     if (d->children)
