@@ -383,8 +383,9 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
     if (rc == 0) {
         fprintf(csv, "%s\n", results_header);
         if (!quiet)
-            printf("%s (%s):\n%-8s %-14s %-5s %12s %10s %10s %7s\n", base->name, out, "platform",
-                   "strategy", "cache", "mean_cycles", "p95", "violations", "oopses");
+            printf("%s (%s):\n%-8s %-14s %-5s %12s %10s %10s %7s%s%s\n", base->name, out,
+                   "platform", "strategy", "cache", "mean_cycles", "p95", "violations", "oopses",
+                   base->sweep_key ? "  " : "", base->sweep_key ? base->sweep_key : "");
         for (int a = 0; a < njobs;) {
             job_t *j = &js[a];
             const variant_t *v = &vs[j->v];
@@ -425,9 +426,10 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
                      v->sweep_value ? v->sweep_value : "");
             results_print_row(csv, &row);
             if (!quiet)
-                printf("%-8s %-14s %-5s %12.1f %10.1f %10llu %7llu\n", row.platform, row.strategy,
-                       row.cache, row.mean, row.p95, (unsigned long long)row.violations,
-                       (unsigned long long)row.oopses);
+                printf("%-8s %-14s %-5s %12.1f %10.1f %10llu %7llu%s%s\n", row.platform,
+                       row.strategy, row.cache, row.mean, row.p95,
+                       (unsigned long long)row.violations, (unsigned long long)row.oopses,
+                       *row.sweep_value ? "  " : "", row.sweep_value);
             a = b;
         }
         write_resolved(conf, vs, nv, argc, argv);
