@@ -54,7 +54,9 @@ void machine_set_program(machine_t *m, int cpu, cpu_fn fn, void *arg);
 /* Every CPU takes fn every period cycles; CPU i's first tick is at
  * offset + i * period / ncpus (local timers are not in phase). */
 void machine_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg);
-/* When 1, every step yields to SimGrid (slow; for tests of the scheduler). */
+/* When 1, use the reference scheduler: every step is a SimGrid sleep until
+ * its key (slow; tests compare it with the default baton scheduler). Also
+ * selected by NUMASIM_SCHEDULER=yield in the environment. */
 void machine_set_always_yield(machine_t *m, int on);
 
 /* Asks every CPU to finish: cpu_stopping() turns true, ticks stop, idle
