@@ -532,6 +532,31 @@ START_TEST(test_cache_both)
 }
 END_TEST
 
+START_TEST(test_platform_glob)
+{
+    /* A glob stands for its matches in version order; no match is an error. */
+    char p[512], path[512];
+    wfile(p, sizeof p, "plat/fat10.xml", "<platform/>\n");
+    wfile(p, sizeof p, "plat/fat2.xml", "<platform/>\n");
+    wfile(p, sizeof p, "plat/fat1.xml", "<platform/>\n");
+    wfile(path, sizeof path, "s.ini", "[scenario]\nplatforms = plat/fat*.xml, plat/fat2.xml\n");
+    err_t e = {{0}};
+    scenario_t *s = scenario_load(path, NULL, 0, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    ck_assert_int_eq(s->nplatforms, 4);
+    const char *want[] = {"fat1.xml", "fat2.xml", "fat10.xml", "fat2.xml"};
+    for (int i = 0; i < 4; i++) {
+        const char *base = strrchr(s->platforms[i], '/');
+        ck_assert_str_eq(base ? base + 1 : s->platforms[i], want[i]);
+    }
+    scenario_free(s);
+    wfile(path, sizeof path, "t.ini", "[scenario]\nplatforms = plat/none*.xml\n");
+    char prefix[600];
+    snprintf(prefix, sizeof prefix, "%s:2: ", path);
+    expect_err(path, NULL, 0, prefix, "no platform file matches");
+}
+END_TEST
+
 START_TEST(test_names)
 {
     ck_assert_str_eq(strategy_name(STRAT_SCAN), "scan");
@@ -569,6 +594,7 @@ int main(void)
     tcase_add_test(tc, test_set_errors);
     tcase_add_test(tc, test_cache_both);
     tcase_add_test(tc, test_names);
+    tcase_add_test(tc, test_platform_glob);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_run_all(sr, CK_NORMAL);
