@@ -82,24 +82,53 @@ static void background_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void 
 
 /* --- helper programs --- */
 
+/* One background call: del_timer or mod_timer on one of c's own timers. */
+static void background_op(cpu_t *c, ctx_t *x)
+{
+    const scenario_t *s = x->s;
+    gsl_rng *rng = cpu_rng(c);
+    maddr_t t = x->bg_timers[cpu_id(c)][gsl_rng_uniform_int(rng, (unsigned long)s->timers_per_cpu)];
+    if (gsl_rng_uniform(rng) < s->del_fraction)
+        del_timer(c, x->tc, t);
+    else
+        mod_timer(c, x->tc, t,
+                  read_jiffies(c, x->tc) + BG_EXPIRES_MIN +
+                      gsl_rng_uniform_int(rng, BG_EXPIRES_SPAN));
+}
+
+static uint64_t background_gap(cpu_t *c, ctx_t *x)
+{
+    return (uint64_t)gsl_ran_exponential(cpu_rng(c), (double)x->period / x->s->ops_per_tick);
+}
+
 static void background_program(cpu_t *c, void *arg)
 {
     ctx_t *x = arg;
-    const scenario_t *s = x->s;
-    gsl_rng *rng = cpu_rng(c);
-    maddr_t *timers = x->bg_timers[cpu_id(c)];
-    double mean_gap = (double)x->period / s->ops_per_tick;
     while (!cpu_stopping(c)) {
-        cpu_work(c, (uint64_t)gsl_ran_exponential(rng, mean_gap));
+        cpu_work(c, background_gap(c, x));
         if (cpu_stopping(c))
             break;
-        maddr_t t = timers[gsl_rng_uniform_int(rng, (unsigned long)s->timers_per_cpu)];
-        if (gsl_rng_uniform(rng) < s->del_fraction)
-            del_timer(c, x->tc, t);
-        else
-            mod_timer(c, x->tc, t,
-                      read_jiffies(c, x->tc) + BG_EXPIRES_MIN +
-                          gsl_rng_uniform_int(rng, BG_EXPIRES_SPAN));
+        background_op(c, x);
+    }
+}
+
+/* The caller's own plain work of `cycles`; with background.on_caller, the
+ * background calls that fall in it are made too (same rate as elsewhere). */
+static void caller_work(cpu_t *c, ctx_t *x, uint64_t cycles)
+{
+    if (!x->s->on_caller || x->s->ops_per_tick <= 0) {
+        cpu_work(c, cycles);
+        return;
+    }
+    uint64_t end = cpu_now(c) + cycles;
+    for (;;) {
+        uint64_t gap = background_gap(c, x);
+        if (cpu_now(c) + gap >= end) {
+            cpu_idle_until(c, end);
+            return;
+        }
+        cpu_work(c, gap);
+        background_op(c, x);
     }
 }
 
@@ -181,7 +210,7 @@ static void prepare(cpu_t *c, ctx_t *x)
             mod_timer(c, tc, x->timer, read_jiffies(c, tc) + (uint64_t)s->expires_jiffies);
         else
             request_arm(c, x, arm_cpu, 0);
-        cpu_work(c, s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
+        caller_work(c, x, s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
         break;
     case WORKLOAD_OVERLAP: {
         uint64_t n0 = x->fn_starts;
@@ -256,18 +285,20 @@ static void setup(machine_t *m, void *arg)
         int helper = (i == arm_cpu && i != x->caller && (s->workload != WORKLOAD_OVERLAP)) ||
                      (s->workload == WORKLOAD_OVERLAP &&
                       (i == s->overlap_first_cpu || i == s->overlap_second_cpu));
-        if (i == x->caller) {
-            machine_set_program(m, i, caller_program, x);
-        } else if (helper) {
-            machine_set_program(m, i, armer_program, x);
-        } else if (s->ops_per_tick > 0) {
+        int background = s->ops_per_tick > 0 && !helper && (i != x->caller || s->on_caller);
+        if (background) {
             x->bg_timers[i] = calloc((size_t)s->timers_per_cpu, sizeof(maddr_t));
             if (!x->bg_timers[i])
                 abort();
             for (int k = 0; k < s->timers_per_cpu; k++)
                 x->bg_timers[i][k] = timer_alloc(x->tc, p->cpu_node[i], x->bg_fn_id, 0);
-            machine_set_program(m, i, background_program, x);
         }
+        if (i == x->caller)
+            machine_set_program(m, i, caller_program, x);
+        else if (helper)
+            machine_set_program(m, i, armer_program, x);
+        else if (background)
+            machine_set_program(m, i, background_program, x);
     }
     (void)r;
 }

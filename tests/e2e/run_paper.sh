@@ -54,6 +54,16 @@ a=$(awk -F, '$5=="scan" && $6=="warm" && $2=="numa32" {print $8}' "$tmp/a.csv")
 c=$(awk -F, '$5=="scan" && $6=="warm" {print $8}' "$tmp/c.csv")
 awk -v a="$a" -v c="$c" 'BEGIN {exit !(c < a)}' || fail "override had no effect ($a -> $c)"
 
+# background.on_caller: the caller makes background calls in its spacing
+# too, so the run simulates more accesses; the default leaves it idle.
+acc() { awk -F, 'NR==2 {print $23}' "$1"; }
+for oc in false true; do
+    "$bin" run -q -o "$tmp/oc-$oc.csv" --set background.on_caller=$oc --set measure.calls=50 \
+        --set scenario.strategies=singleshot --set scenario.cache=warm \
+        --set scenario.platforms="$src/platforms/smp4.xml" "$src/scenarios/paper-table.ini" || fail "on_caller=$oc"
+done
+[ "$(acc "$tmp/oc-true.csv")" -gt "$(acc "$tmp/oc-false.csv")" ] || fail "on_caller=true made no background calls"
+
 # --trace prints the events before the first violation.
 "$bin" run -q --trace -o "$tmp/t.csv" --set measure.calls=20 --set scenario.seeds=1 \
     --set scenario.strategies=naive "$src/scenarios/race-rearm.ini" 2> "$tmp/trace.txt" || fail "trace run"
