@@ -300,7 +300,6 @@ static void setup(machine_t *m, void *arg)
         else if (background)
             machine_set_program(m, i, background_program, x);
     }
-    (void)r;
 }
 
 static void finish(machine_t *m, void *arg)
