@@ -8,26 +8,7 @@ set -u
 numasim=${1:?usage: platform.sh NUMASIM_BINARY SOURCE_DIR}
 src=${2:?usage: platform.sh NUMASIM_BINARY SOURCE_DIR}
 good=$src/platforms/numa32.xml
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
-
-# Runs numasim with the given args; sets $rc, $out, $err.
-run() {
-    "$numasim" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    out=$(cat "$tmp/out")
-    err=$(cat "$tmp/err")
-    if grep -qiE 'backtrace|xbt_backtrace|terminate called|Aborted|\[xbt' "$tmp/out" "$tmp/err"; then
-        fail "numasim $*: SimGrid backtrace or abort in the output:"
-        cat "$tmp/err" >&2
-    fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
 
 # --- the good file, as text ---
 run platform "$good"

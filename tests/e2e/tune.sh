@@ -13,27 +13,8 @@ numasim=${1:?usage: tune.sh NUMASIM_BINARY SOURCE_DIR}
 src=${2:?usage: tune.sh NUMASIM_BINARY SOURCE_DIR}
 numasim=$(cd "$(dirname "$numasim")" && pwd)/$(basename "$numasim")
 src=$(cd "$src" && pwd)
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
 cd "$tmp" || exit 1
-fails=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
-
-# Runs numasim with the given args; sets $rc, $out, $err.
-run() {
-    "$numasim" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    out=$(cat "$tmp/out")
-    err=$(cat "$tmp/err")
-    if grep -qiE 'backtrace|xbt_backtrace|terminate called|Aborted|\[xbt' "$tmp/out" "$tmp/err"; then
-        fail "numasim $*: SimGrid backtrace or abort in the output:"
-        cat "$tmp/err" >&2
-    fi
-}
 
 # value of <prop id=NAME> in a platform file
 prop() { sed -n "s/.*<prop id=\"$2\" value=\"\([^\"]*\)\".*/\1/p" "$1" | head -1; }
