@@ -9,26 +9,7 @@ set -u
 
 numasim=${1:?usage: generate.sh NUMASIM_BINARY SOURCE_DIR}
 src=${2:?usage: generate.sh NUMASIM_BINARY SOURCE_DIR}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
-
-# Runs numasim with the given args; sets $rc, $out (a file) and $err.
-run() {
-    "$numasim" "$@" >"$tmp/out" 2>"$tmp/err"
-    rc=$?
-    out=$tmp/out
-    err=$(cat "$tmp/err")
-    if grep -qiE 'backtrace|terminate called|Aborted|\[xbt' "$tmp/out" "$tmp/err"; then
-        fail "numasim $*: SimGrid backtrace or abort in the output:"
-        head -5 "$tmp/err" >&2
-    fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
 
 # Generates N CPUs to $tmp/fatN.xml and its --csv matrix to $tmp/fatN.csv.
 gen_matrix() {
@@ -38,7 +19,7 @@ gen_matrix() {
     ls "$tmp"/fat"$1".xml.tmp* >/dev/null 2>&1 && fail "--cpus $1 left a temporary file"
     run platform --csv "$tmp/fat$1.xml"
     [ "$rc" -eq 0 ] || fail "platform --csv fat$1 exited $rc: $err"
-    cp "$out" "$tmp/fat$1.csv"
+    cp "$out_file" "$tmp/fat$1.csv"
 }
 
 # Checks a --csv matrix against the tree: symmetric, 0 on the diagonal, and
@@ -81,13 +62,13 @@ check_tree() { # CSV NODES
 gen_matrix 32
 run platform --csv "$src/platforms/numa32.xml"
 [ "$rc" -eq 0 ] || fail "platform --csv numa32.xml exited $rc: $err"
-cmp -s "$out" "$tmp/fat32.csv" || {
+cmp -s "$out_file" "$tmp/fat32.csv" || {
     fail "fat32's matrix differs from numa32's:"
-    diff "$out" "$tmp/fat32.csv" | head -5 >&2
+    diff "$out_file" "$tmp/fat32.csv" | head -5 >&2
 }
 run platform "$tmp/fat32.xml"
-grep -q '^platform fat32 .*: 32 CPUs in 16 NUMA nodes' "$out" ||
-    fail "fat32 text output: $(head -1 "$out")"
+grep -q '^platform fat32 .*: 32 CPUs in 16 NUMA nodes' "$out_file" ||
+    fail "fat32 text output: $(head -1 "$out_file")"
 
 # --- fat64: 32 nodes, the tree's latencies, growing with the routers crossed ---
 gen_matrix 64
@@ -108,13 +89,13 @@ vals=$(check_tree "$tmp/fat1024.csv" 512) || fail "fat1024's matrix is not the t
 # --- K CPUs per node, stdout ---
 run platform --generate --cpus 48 --cpus-per-node 4
 [ "$rc" -eq 0 ] || fail "--cpus 48 --cpus-per-node 4 exited $rc: $err"
-cp "$out" "$tmp/k4.xml"
+cp "$out_file" "$tmp/k4.xml"
 grep -q '<zone id="fat48-k4"' "$tmp/k4.xml" || fail "--cpus-per-node 4: zone is not fat48-k4"
 run platform --csv "$tmp/k4.xml"
 [ "$rc" -eq 0 ] || fail "platform --csv on the stdout output exited $rc: $err"
-check_tree "$out" 12 >/dev/null || fail "fat48-k4's matrix is not the tree's"
+check_tree "$out_file" 12 >/dev/null || fail "fat48-k4's matrix is not the tree's"
 run platform "$tmp/k4.xml"
-grep -q '48 CPUs in 12 NUMA nodes' "$out" || fail "fat48-k4: $(head -1 "$out")"
+grep -q '48 CPUs in 12 NUMA nodes' "$out_file" || fail "fat48-k4: $(head -1 "$out_file")"
 # the same file as with -o (but for the command in the header comment)
 run platform --generate --cpus 48 --cpus-per-node 4 -o "$tmp/k4o.xml"
 cmp -s <(grep -v '^       numasim platform' "$tmp/k4.xml") \
@@ -134,10 +115,10 @@ for n in 2 4 8 16 32 64 128 256 512 1024 2048 4096; do
         fail "platforms/fat$n.xml does not say the command that made it"
 done
 run platform "$src/platforms/fat2.xml"
-grep -q '2 CPUs in 1 NUMA nodes' "$out" || fail "fat2: $(head -1 "$out")"
+grep -q '2 CPUs in 1 NUMA nodes' "$out_file" || fail "fat2: $(head -1 "$out_file")"
 run platform --csv "$src/platforms/fat4.xml"
-[ "$(tail -n +2 "$out" | tr '\n' ' ')" == "0,0,$base 1,$base,0 " ] ||
-    fail "fat4 is not one brick: $(tr '\n' ' ' <"$out")"
+[ "$(tail -n +2 "$out_file" | tr '\n' ' ')" == "0,0,$base 1,$base,0 " ] ||
+    fail "fat4 is not one brick: $(tr '\n' ' ' <"$out_file")"
 
 # --- bad arguments: exit 2, one line on stderr, nothing written ---
 expect_user_error() { # WHAT ARGS...
@@ -145,7 +126,7 @@ expect_user_error() { # WHAT ARGS...
     shift
     run platform --generate "$@"
     [ "$rc" -eq 2 ] || fail "$what: exit code $rc, expected 2"
-    [ -s "$out" ] && fail "$what: printed on stdout: $(head -c 200 "$out")"
+    [ -s "$out_file" ] && fail "$what: printed on stdout: $(head -c 200 "$out_file")"
     [ "$(grep -c . <<<"$err")" -eq 1 ] || fail "$what: stderr is not one line: $err"
 }
 expect_user_error "--cpus 3" --cpus 3

@@ -11,11 +11,13 @@ fail() {
     fails=$((fails + 1))
 }
 
-# Runs numasim with the given args; sets $rc, $out, $err.
+# Runs numasim with the given args; sets $rc, $out, $err, and $out_file (the
+# file holding its standard output, for large outputs).
 run() {
     "$numasim" "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     out=$(cat "$tmp/out")
+    out_file=$tmp/out
     err=$(cat "$tmp/err")
     if grep -qiE 'backtrace|xbt_backtrace|terminate called|Aborted|\[xbt' "$tmp/out" "$tmp/err"; then
         fail "numasim $*: SimGrid backtrace or abort in the output:"
