@@ -22,6 +22,8 @@
  */
 #include "cpu.h"
 
+#include "machine/machine_backend.h"
+
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -35,6 +37,7 @@ XBT_LOG_EXTERNAL_CATEGORY(numasim);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(numasim_cpu, numasim, "simulated CPUs and their scheduling");
 
 struct cpu {
+    const machine_ops_t *ops; /* first: see machine_backend.h */
     int id, node;
     machine_t *m;
     uint64_t now;
@@ -50,6 +53,7 @@ struct cpu {
 };
 
 struct machine {
+    const machine_ops_t *ops; /* first: see machine_backend.h */
     platform_t *p;
     mem_t *mem;
     int n;
@@ -213,7 +217,7 @@ static void step(cpu_t *c, maddr_t a, mem_op_t op)
         wake_watchers(c->m, c, mem_line_of(c->m->mem, a), start);
 }
 
-uint64_t cpu_read(cpu_t *c, maddr_t a)
+static uint64_t sim_read(cpu_t *c, maddr_t a)
 {
     poll_irq(c);
     sync_step(c);
@@ -223,13 +227,13 @@ uint64_t cpu_read(cpu_t *c, maddr_t a)
     return v;
 }
 
-void cpu_write(cpu_t *c, maddr_t a, uint64_t v)
+static void sim_write(cpu_t *c, maddr_t a, uint64_t v)
 {
     step(c, a, MEM_WRITE);
     mem_poke(c->m->mem, a, v);
 }
 
-uint64_t cpu_xchg(cpu_t *c, maddr_t a, uint64_t v)
+static uint64_t sim_xchg(cpu_t *c, maddr_t a, uint64_t v)
 {
     step(c, a, MEM_RMW);
     uint64_t old = mem_peek(c->m->mem, a);
@@ -237,7 +241,7 @@ uint64_t cpu_xchg(cpu_t *c, maddr_t a, uint64_t v)
     return old;
 }
 
-int cpu_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv)
+static int sim_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv)
 {
     step(c, a, MEM_RMW);
     if (mem_peek(c->m->mem, a) != old)
@@ -246,7 +250,7 @@ int cpu_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv)
     return 1;
 }
 
-uint64_t cpu_fetch_add(cpu_t *c, maddr_t a, uint64_t d)
+static uint64_t sim_fetch_add(cpu_t *c, maddr_t a, uint64_t d)
 {
     step(c, a, MEM_RMW);
     uint64_t old = mem_peek(c->m->mem, a);
@@ -254,7 +258,7 @@ uint64_t cpu_fetch_add(cpu_t *c, maddr_t a, uint64_t d)
     return old;
 }
 
-void cpu_work(cpu_t *c, uint64_t cycles)
+static void sim_work(cpu_t *c, uint64_t cycles)
 {
     while (cycles) {
         if (tick_due(c, c->now + cycles)) {
@@ -316,25 +320,27 @@ static void fast_forward(cpu_t *c, maddr_t a)
     }
 }
 
-uint64_t cpu_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v)
+static void sim_relax(cpu_t *c);
+
+static uint64_t sim_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v)
 {
     for (;;) {
-        uint64_t x = cpu_read(c, a);
+        uint64_t x = sim_read(c, a);
         if (x != v)
             return x;
-        cpu_relax(c);
+        sim_relax(c);
         if (!c->m->always_yield && mem_holds(c->m->mem, c->id, a) && !tick_due(c, c->now))
             fast_forward(c, a);
     }
 }
 
-void cpu_relax(cpu_t *c)
+static void sim_relax(cpu_t *c)
 {
-    cpu_work(c, (uint64_t)(c->m->p->costs.relax_cycles + 0.5));
+    sim_work(c, (uint64_t)(c->m->p->costs.relax_cycles + 0.5));
 }
 
 /* Unlike cpu_work, a tick taken on the way does not push the end back. */
-void cpu_idle_until(cpu_t *c, uint64_t cycle)
+static void sim_idle_until(cpu_t *c, uint64_t cycle)
 {
     while (c->now < cycle) {
         if (tick_due(c, cycle)) {
@@ -347,64 +353,64 @@ void cpu_idle_until(cpu_t *c, uint64_t cycle)
     }
 }
 
-void cpu_sync(cpu_t *c)
+static void sim_sync(cpu_t *c)
 {
     sync_step(c);
 }
 
-void cpu_flush_cache(cpu_t *c)
+static void sim_flush_cache(cpu_t *c)
 {
     mem_flush(c->m->mem, c->id);
 }
 
-void cpu_irq_disable(cpu_t *c)
+static void sim_irq_disable(cpu_t *c)
 {
     c->irq_off++;
 }
 
-void cpu_irq_enable(cpu_t *c)
+static void sim_irq_enable(cpu_t *c)
 {
     if (c->irq_off > 0)
         c->irq_off--;
     poll_irq(c);
 }
 
-int cpu_in_irq(const cpu_t *c)
+static int sim_in_irq(const cpu_t *c)
 {
     return c->in_irq;
 }
 
-uint64_t cpu_next_tick(const cpu_t *c)
+static uint64_t sim_next_tick(const cpu_t *c)
 {
     return c->next_tick;
 }
 
-int cpu_id(const cpu_t *c)
+static int sim_id(const cpu_t *c)
 {
     return c->id;
 }
 
-int cpu_node(const cpu_t *c)
+static int sim_node(const cpu_t *c)
 {
     return c->node;
 }
 
-machine_t *cpu_machine(cpu_t *c)
+static machine_t *sim_machine(cpu_t *c)
 {
     return c->m;
 }
 
-uint64_t cpu_now(const cpu_t *c)
+static uint64_t sim_now(const cpu_t *c)
 {
     return c->now;
 }
 
-int cpu_stopping(const cpu_t *c)
+static int sim_stopping(const cpu_t *c)
 {
     return c->m->stopping;
 }
 
-gsl_rng *cpu_rng(cpu_t *c)
+static gsl_rng *sim_rng(cpu_t *c)
 {
     return c->rng;
 }
@@ -416,28 +422,23 @@ mem_t *machine_mem(machine_t *m)
     return m->mem;
 }
 
-const platform_t *machine_platform(const machine_t *m)
+static const platform_t *sim_platform(const machine_t *m)
 {
     return m->p;
 }
 
-int machine_ncpus(const machine_t *m)
-{
-    return m->n;
-}
-
-cpu_t *machine_cpu(machine_t *m, int id)
+static cpu_t *sim_cpu(machine_t *m, int id)
 {
     return id >= 0 && id < m->n ? &m->cpus[id] : NULL;
 }
 
-void machine_set_program(machine_t *m, int cpu, cpu_fn fn, void *arg)
+static void sim_set_program(machine_t *m, int cpu, cpu_fn fn, void *arg)
 {
     m->cpus[cpu].prog = fn;
     m->cpus[cpu].arg = arg;
 }
 
-void machine_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg)
+static void sim_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg)
 {
     m->tick_period = period ? period : 1;
     m->tick_offset = offset;
@@ -452,25 +453,102 @@ void machine_set_always_yield(machine_t *m, int on)
     m->always_yield = on;
 }
 
-void machine_stop(machine_t *m)
+static void sim_stop(machine_t *m)
 {
     m->stopping = 1;
 }
 
-uint64_t machine_accesses(const machine_t *m)
+static uint64_t sim_accesses(const machine_t *m)
 {
     return m->accesses + m->batched;
 }
 
-uint64_t machine_switches(const machine_t *m)
+static uint64_t sim_switches(const machine_t *m)
 {
     return m->switches;
 }
 
-uint64_t machine_batched_reads(const machine_t *m)
+static uint64_t sim_batched(const machine_t *m)
 {
     return m->batched;
 }
+
+/* --- memory, for the layers above (through machine.c) --- */
+
+static maddr_t sim_alloc(machine_t *m, int node, size_t bytes)
+{
+    return mem_alloc(m->mem, node, bytes);
+}
+
+static void sim_release(machine_t *m, maddr_t a, size_t bytes)
+{
+    mem_release(m->mem, a, bytes);
+}
+
+static uint64_t sim_peek(const machine_t *m, maddr_t a)
+{
+    return mem_peek(m->mem, a);
+}
+
+static void sim_poke(machine_t *m, maddr_t a, uint64_t v)
+{
+    mem_poke(m->mem, a, v);
+}
+
+static int sim_home(const machine_t *m, maddr_t a)
+{
+    return mem_home(m->mem, a);
+}
+
+static uint64_t sim_freed_writes(const machine_t *m)
+{
+    return mem_freed_writes(m->mem);
+}
+
+static void sim_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed)
+{
+    mem_set_jitter(m->mem, max_cycles, seed);
+}
+
+static const machine_ops_t sim_ops = {
+    .name = "simgrid",
+    .read = sim_read,
+    .write = sim_write,
+    .xchg = sim_xchg,
+    .cmpxchg = sim_cmpxchg,
+    .fetch_add = sim_fetch_add,
+    .work = sim_work,
+    .relax = sim_relax,
+    .spin_while_eq = sim_spin_while_eq,
+    .idle_until = sim_idle_until,
+    .flush_cache = sim_flush_cache,
+    .sync = sim_sync,
+    .irq_disable = sim_irq_disable,
+    .irq_enable = sim_irq_enable,
+    .in_irq = sim_in_irq,
+    .next_tick = sim_next_tick,
+    .now = sim_now,
+    .stopping = sim_stopping,
+    .id = sim_id,
+    .node = sim_node,
+    .machine = sim_machine,
+    .rng = sim_rng,
+    .platform = sim_platform,
+    .cpu = sim_cpu,
+    .set_program = sim_set_program,
+    .set_tick = sim_set_tick,
+    .stop = sim_stop,
+    .accesses = sim_accesses,
+    .switches = sim_switches,
+    .batched = sim_batched,
+    .alloc = sim_alloc,
+    .release = sim_release,
+    .peek = sim_peek,
+    .poke = sim_poke,
+    .home = sim_home,
+    .freed_writes = sim_freed_writes,
+    .set_jitter = sim_set_jitter,
+};
 
 static void cpu_main(int argc, char **argv)
 {
@@ -489,7 +567,7 @@ static void cpu_main(int argc, char **argv)
     }
     /* Nothing left to run: take ticks until the machine stops. */
     while (m->tick_fn && !m->stopping) {
-        cpu_idle_until(c, c->next_tick);
+        sim_idle_until(c, c->next_tick);
         sync_step(c);
         poll_irq(c);
     }
@@ -528,6 +606,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     machine_t *m = calloc(1, sizeof *m);
     if (!m)
         abort();
+    m->ops = &sim_ops;
     m->p = p;
     m->n = p->ncpus;
     m->hooks = hooks;
@@ -545,6 +624,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         abort();
     for (int i = 0; i < m->n; i++) {
         cpu_t *c = &m->cpus[i];
+        c->ops = &sim_ops;
         c->id = i;
         c->node = p->cpu_node[i];
         c->m = m;

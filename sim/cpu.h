@@ -46,6 +46,8 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
 long machine_bare_sleeps(platform_t *p, const char *argv0, long sleeps);
 
 /* --- for setup() --- */
+/* The coherence model of a simulated machine (tests and the simulated
+ * backend only: code above the machine layer uses machine_alloc & co). */
 mem_t *machine_mem(machine_t *m);
 const platform_t *machine_platform(const machine_t *m);
 int machine_ncpus(const machine_t *m);
@@ -58,6 +60,23 @@ void machine_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn,
  * its key (slow; tests compare it with the default baton scheduler). Also
  * selected by NUMASIM_SCHEDULER=yield in the environment. */
 void machine_set_always_yield(machine_t *m, int on);
+
+/* Memory of the machine, for setup code and the layers above (the timer
+ * core allocates its bases and timers here). alloc returns zeroed memory
+ * homed on node, line-aligned, never 0; release marks it freed (later writes
+ * are counted by machine_freed_writes). peek/poke are cost-free accesses to
+ * the 8-byte word at a, for bookkeeping, not for simulated code. */
+maddr_t machine_alloc(machine_t *m, int node, size_t bytes);
+void machine_release(machine_t *m, maddr_t a, size_t bytes);
+uint64_t machine_peek(const machine_t *m, maddr_t a);
+void machine_poke(machine_t *m, maddr_t a, uint64_t v);
+int machine_home(const machine_t *m, maddr_t a);
+uint64_t machine_freed_writes(const machine_t *m);
+/* Adds a uniform draw in [0, max_cycles] to every miss (simulated machine
+ * only; the host has its own noise). */
+void machine_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed);
+/* "simgrid" or "native". */
+const char *machine_backend_name(const machine_t *m);
 
 /* Asks every CPU to finish: cpu_stopping() turns true, ticks stop, idle
  * CPUs end. */

@@ -199,7 +199,7 @@ static void prepare(cpu_t *c, ctx_t *x)
     int arm_cpu = s->arm_cpu < 0 ? x->caller : s->arm_cpu;
     if (x->timer_freed) {
         x->timer =
-            timer_alloc_on(c, tc, mem_home(machine_mem(tcore_machine(tc)), x->timer), x->fn_id, 0);
+            timer_alloc_on(c, tc, machine_home(tcore_machine(tc), x->timer), x->fn_id, 0);
         oracle_watch(x->or, x->timer);
         x->timer_freed = 0;
     }
@@ -270,7 +270,7 @@ static void setup(machine_t *m, void *arg)
     x->or = oracle_create(x->tc, r->trace ? TRACE_LEN : 0);
     x->fn_id = tcore_register_fn(x->tc, scenario_fn, x);
     x->bg_fn_id = tcore_register_fn(x->tc, background_fn, x);
-    mem_set_jitter(machine_mem(m), s->jitter_cycles, r->seed);
+    machine_set_jitter(m, s->jitter_cycles, r->seed);
     int node = s->timer_node < 0 ? p->cpu_node[x->caller] : s->timer_node;
     x->timer = timer_alloc(x->tc, node, x->fn_id, 0);
     oracle_watch(x->or, x->timer);
@@ -309,7 +309,7 @@ static void finish(machine_t *m, void *arg)
     r->violations = oracle_violations(x->or);
     r->oopses = oracle_oopses(x->or);
     r->bugs = oracle_bugs(x->or);
-    r->uaf = mem_freed_writes(machine_mem(m));
+    r->uaf = machine_freed_writes(m);
     r->accesses = machine_accesses(m);
     r->switches = machine_switches(m);
     r->batched = machine_batched_reads(m);

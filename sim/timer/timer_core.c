@@ -21,13 +21,13 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
-static void init_base(mem_t *mem, maddr_t b)
+static void init_base(machine_t *m, maddr_t b)
 {
     /* Every list head points at itself; timer_jiffies = jiffies = 0. */
     for (int i = 0; i < TVR_SIZE + 4 * TVN_SIZE; i++) {
         maddr_t h = b + BASE_TV1 + (maddr_t)i * 16;
-        mem_poke(mem, h, h);
-        mem_poke(mem, h + 8, h);
+        machine_poke(m, h, h);
+        machine_poke(m, h + 8, h);
     }
 }
 
@@ -57,7 +57,6 @@ tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running, uin
     const platform_t *p = machine_platform(m);
     tcore_t *tc = xcalloc(1, sizeof *tc);
     tc->m = m;
-    tc->mem = machine_mem(m);
     tc->design = design;
     tc->last_running = last_running && design == TIMER_CLASSIC;
     tc->ncpus = p->ncpus;
@@ -67,11 +66,11 @@ tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running, uin
     tc->in_softirq = xcalloc((size_t)tc->ncpus, sizeof *tc->in_softirq);
     tc->runs = xcalloc((size_t)tc->ncpus, sizeof *tc->runs);
     for (int i = 0; i < tc->ncpus; i++) {
-        tc->base[i] = mem_alloc(tc->mem, p->cpu_node[i], BASE_SIZE);
-        init_base(tc->mem, tc->base[i]);
-        tc->stack[i] = mem_alloc(tc->mem, p->cpu_node[i], 16);
+        tc->base[i] = machine_alloc(tc->m, p->cpu_node[i], BASE_SIZE);
+        init_base(m, tc->base[i]);
+        tc->stack[i] = machine_alloc(tc->m, p->cpu_node[i], 16);
     }
-    tc->jiffies = mem_alloc(tc->mem, p->cpu_node[timekeeper_cpu], 8);
+    tc->jiffies = machine_alloc(tc->m, p->cpu_node[timekeeper_cpu], 8);
     machine_set_tick(m, period_cycles, period_cycles, tick, tc);
     return tc;
 }
@@ -140,19 +139,19 @@ static maddr_t first_base_of_node(const tcore_t *tc, int node)
 
 maddr_t timer_alloc(tcore_t *tc, int node, int fn_id, uint64_t data)
 {
-    maddr_t t = mem_alloc(tc->mem, node, TIMER_SIZE);
-    mem_poke(tc->mem, t + TIMER_MAGIC, TIMER_MAGIC_VALUE);
-    mem_poke(tc->mem, t + TIMER_FUNCTION, (uint64_t)fn_id);
-    mem_poke(tc->mem, t + TIMER_DATA, data);
+    maddr_t t = machine_alloc(tc->m, node, TIMER_SIZE);
+    machine_poke(tc->m, t + TIMER_MAGIC, TIMER_MAGIC_VALUE);
+    machine_poke(tc->m, t + TIMER_FUNCTION, (uint64_t)fn_id);
+    machine_poke(tc->m, t + TIMER_DATA, data);
     /* 2.6.13's init_timer points base at the initialising CPU's base. */
     if (tc->design == TIMER_TRACKING)
-        mem_poke(tc->mem, t + TIMER_BASE, first_base_of_node(tc, node));
+        machine_poke(tc->m, t + TIMER_BASE, first_base_of_node(tc, node));
     return t;
 }
 
 maddr_t timer_alloc_on(cpu_t *c, tcore_t *tc, int node, int fn_id, uint64_t data)
 {
-    maddr_t t = mem_alloc(tc->mem, node, TIMER_SIZE);
+    maddr_t t = machine_alloc(tc->m, node, TIMER_SIZE);
     cpu_write(c, t + TIMER_ENTRY_NEXT, 0);
     cpu_write(c, t + TIMER_LOCK, 0);
     cpu_write(c, t + TIMER_MAGIC, TIMER_MAGIC_VALUE);
@@ -165,20 +164,20 @@ maddr_t timer_alloc_on(cpu_t *c, tcore_t *tc, int node, int fn_id, uint64_t data
 
 void timer_free(cpu_t *c, tcore_t *tc, maddr_t t)
 {
-    mem_release(tc->mem, t, TIMER_SIZE);
+    machine_release(tc->m, t, TIMER_SIZE);
     tcore_emit(tc, TEV_FREED, c, t);
 }
 
 int timer_is_pending_now(const tcore_t *tc, maddr_t t)
 {
     if (tc->design == TIMER_CLASSIC)
-        return mem_peek(tc->mem, t + TIMER_BASE) != 0;
-    return mem_peek(tc->mem, t + TIMER_ENTRY_NEXT) != 0;
+        return machine_peek(tc->m, t + TIMER_BASE) != 0;
+    return machine_peek(tc->m, t + TIMER_ENTRY_NEXT) != 0;
 }
 
 uint64_t tcore_jiffies_now(const tcore_t *tc)
 {
-    return mem_peek(tc->mem, tc->jiffies);
+    return machine_peek(tc->m, tc->jiffies);
 }
 
 uint64_t tcore_ticks_run(const tcore_t *tc, int cpu)

@@ -14,7 +14,6 @@ typedef struct {
 
 struct tcore {
     machine_t *m;
-    mem_t *mem;
     timer_design_t design;
     int last_running;
     int ncpus;

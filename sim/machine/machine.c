@@ -1,0 +1,194 @@
+/* machine: the cpu_* and machine_* API of cpu.h, dispatched to the backend
+ * that made the CPU or machine (see machine_backend.h). One indirect call
+ * per operation: that is the whole price of having two backends. */
+#include "machine_backend.h"
+
+uint64_t cpu_read(cpu_t *c, maddr_t a)
+{
+    return cpu_ops(c)->read(c, a);
+}
+
+void cpu_write(cpu_t *c, maddr_t a, uint64_t v)
+{
+    cpu_ops(c)->write(c, a, v);
+}
+
+uint64_t cpu_xchg(cpu_t *c, maddr_t a, uint64_t v)
+{
+    return cpu_ops(c)->xchg(c, a, v);
+}
+
+int cpu_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv)
+{
+    return cpu_ops(c)->cmpxchg(c, a, old, nv);
+}
+
+uint64_t cpu_fetch_add(cpu_t *c, maddr_t a, uint64_t d)
+{
+    return cpu_ops(c)->fetch_add(c, a, d);
+}
+
+void cpu_work(cpu_t *c, uint64_t cycles)
+{
+    cpu_ops(c)->work(c, cycles);
+}
+
+void cpu_relax(cpu_t *c)
+{
+    cpu_ops(c)->relax(c);
+}
+
+uint64_t cpu_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v)
+{
+    return cpu_ops(c)->spin_while_eq(c, a, v);
+}
+
+void cpu_idle_until(cpu_t *c, uint64_t cycle)
+{
+    cpu_ops(c)->idle_until(c, cycle);
+}
+
+void cpu_flush_cache(cpu_t *c)
+{
+    cpu_ops(c)->flush_cache(c);
+}
+
+void cpu_sync(cpu_t *c)
+{
+    cpu_ops(c)->sync(c);
+}
+
+void cpu_irq_disable(cpu_t *c)
+{
+    cpu_ops(c)->irq_disable(c);
+}
+
+void cpu_irq_enable(cpu_t *c)
+{
+    cpu_ops(c)->irq_enable(c);
+}
+
+int cpu_in_irq(const cpu_t *c)
+{
+    return cpu_ops(c)->in_irq(c);
+}
+
+uint64_t cpu_next_tick(const cpu_t *c)
+{
+    return cpu_ops(c)->next_tick(c);
+}
+
+uint64_t cpu_now(const cpu_t *c)
+{
+    return cpu_ops(c)->now(c);
+}
+
+int cpu_stopping(const cpu_t *c)
+{
+    return cpu_ops(c)->stopping(c);
+}
+
+int cpu_id(const cpu_t *c)
+{
+    return cpu_ops(c)->id(c);
+}
+
+int cpu_node(const cpu_t *c)
+{
+    return cpu_ops(c)->node(c);
+}
+
+machine_t *cpu_machine(cpu_t *c)
+{
+    return cpu_ops(c)->machine(c);
+}
+
+gsl_rng *cpu_rng(cpu_t *c)
+{
+    return cpu_ops(c)->rng(c);
+}
+
+const platform_t *machine_platform(const machine_t *m)
+{
+    return machine_ops(m)->platform(m);
+}
+
+int machine_ncpus(const machine_t *m)
+{
+    return machine_platform(m)->ncpus;
+}
+
+cpu_t *machine_cpu(machine_t *m, int id)
+{
+    return machine_ops(m)->cpu(m, id);
+}
+
+void machine_set_program(machine_t *m, int cpu, cpu_fn fn, void *arg)
+{
+    machine_ops(m)->set_program(m, cpu, fn, arg);
+}
+
+void machine_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg)
+{
+    machine_ops(m)->set_tick(m, period, offset, fn, arg);
+}
+
+void machine_stop(machine_t *m)
+{
+    machine_ops(m)->stop(m);
+}
+
+uint64_t machine_accesses(const machine_t *m)
+{
+    return machine_ops(m)->accesses(m);
+}
+
+uint64_t machine_switches(const machine_t *m)
+{
+    return machine_ops(m)->switches ? machine_ops(m)->switches(m) : 0;
+}
+
+uint64_t machine_batched_reads(const machine_t *m)
+{
+    return machine_ops(m)->batched ? machine_ops(m)->batched(m) : 0;
+}
+
+maddr_t machine_alloc(machine_t *m, int node, size_t bytes)
+{
+    return machine_ops(m)->alloc(m, node, bytes);
+}
+
+void machine_release(machine_t *m, maddr_t a, size_t bytes)
+{
+    machine_ops(m)->release(m, a, bytes);
+}
+
+uint64_t machine_peek(const machine_t *m, maddr_t a)
+{
+    return machine_ops(m)->peek(m, a);
+}
+
+void machine_poke(machine_t *m, maddr_t a, uint64_t v)
+{
+    machine_ops(m)->poke(m, a, v);
+}
+
+int machine_home(const machine_t *m, maddr_t a)
+{
+    return machine_ops(m)->home(m, a);
+}
+
+uint64_t machine_freed_writes(const machine_t *m)
+{
+    return machine_ops(m)->freed_writes(m);
+}
+
+void machine_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed)
+{
+    machine_ops(m)->set_jitter(m, max_cycles, seed);
+}
+
+const char *machine_backend_name(const machine_t *m)
+{
+    return machine_ops(m)->name;
+}
