@@ -4,6 +4,7 @@
  * first simulation starts, so bad input never leaves a partial result. */
 #include "cli.h"
 #include "cpu.h"
+#include "host.h"
 #include "platform.h"
 #include "results.h"
 #include "run.h"
@@ -45,6 +46,10 @@ typedef struct {
 #define MAX_JOBS 256
 static volatile pid_t g_children[MAX_JOBS]; /* running simulations */
 
+/* --native: every scenario runs on this host instead of its platforms. */
+static host_t *g_host;
+static native_opts_t g_native = {30};
+
 static void on_signal(int sig)
 {
     results_cleanup();
@@ -58,6 +63,8 @@ static void run_usage(FILE *f)
 {
     fprintf(f, "usage: numasim run [-o OUT.csv] [--set SECTION.KEY=VALUE]... [--trace] [--jobs N]\n"
                "                   SCENARIO.ini...\n"
+               "       numasim run --native [--cpus LIST] [--timeout S] [-o OUT.csv]\n"
+               "                   [--set SECTION.KEY=VALUE]... SCENARIO.ini...\n"
                "\n"
                "Runs every platform x strategy x cache state (x seed, x sweep value) of each\n"
                "scenario and writes one CSV row per combination, cycles per del_timer_sync\n"
@@ -71,6 +78,13 @@ static void run_usage(FILE *f)
                "                       violation (simulated time, CPU, event) on stderr\n"
                "  --jobs N             simulations run at once (default: number of CPUs)\n"
                "  -q, --quiet          no progress line and no summary\n"
+               "  --native             run on this host's CPUs and memory instead of the\n"
+               "                       scenario's platforms (one run at a time), to\n"
+               "                       results/<scenario-name>-host.csv; rows say platform 'host'\n"
+               "  --cpus LIST          with --native: the host CPUs to use, e.g. 0,2-3 (default:\n"
+               "                       all); scenario CPU i is the i-th of them\n"
+               "  --timeout S          with --native: stop a run whose calls make no progress\n"
+               "                       for S seconds (default 30)\n"
                "\n"
                "Keys, units and defaults: scenarios/README.md. Errors exit with code 2.\n");
 }
@@ -158,6 +172,8 @@ static void start_job(job_t *j, variant_t *vs, int trace)
     r.cache = v->s->caches[j->cache];
     r.seed = v->s->seed + (unsigned long)j->seedi;
     r.trace = trace;
+    r.host = g_host;
+    r.native = g_native;
     if (trace)
         fprintf(stderr, "== trace: %s, %s, %s, %s, seed %lu\n", v->s->name, r.p->name,
                 strategy_name(r.strategy), cache_state_name(r.cache), r.seed);
@@ -252,6 +268,13 @@ static void write_resolved(FILE *f, const variant_t *v, int nv, int argc, char *
     }
     for (int k = 0; k < nv && v[k].sweep_value; k++)
         fprintf(f, "; sweep %s = %s\n", s->sweep_key, v[k].sweep_value);
+    if (g_host) {
+        fprintf(
+            f,
+            "\n; run natively on this host (numasim run --native), not on the platforms above:\n");
+        host_describe(g_host, f);
+        return;
+    }
     for (int k = 0; k < s->nplatforms; k++) {
         const platform_t *p = v[0].plats[k];
         fprintf(f, "\n; platform %s (%s), resolved:\n", p->name, p->path);
@@ -307,6 +330,14 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
         }
         scenario_t *s = vs[k].s;
         vs[k].plats = calloc((size_t)s->nplatforms, sizeof *vs[k].plats);
+        if (g_host) { /* the host stands in for every platform, once */
+            vs[k].plats[0] = host_platform(g_host);
+            if (run_check(s, vs[k].plats[0], &e) < 0) {
+                fprintf(stderr, "%s\n", e.msg);
+                rc = ERR_EXIT;
+            }
+            continue;
+        }
         for (int i = 0; i < s->nplatforms && rc == 0; i++) {
             vs[k].plats[i] =
                 platform_read(s->platforms[i], s->platform_sets, s->nplatform_sets, &e);
@@ -323,7 +354,7 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
     if (out_opt)
         snprintf(out, sizeof out, "%s", out_opt);
     else
-        snprintf(out, sizeof out, "results/%s.csv", base->name);
+        snprintf(out, sizeof out, "results/%s%s.csv", base->name, g_host ? "-host" : "");
     FILE *csv = NULL, *conf = NULL;
     char conf_path[4200];
     snprintf(conf_path, sizeof conf_path, "%.*s.resolved.ini",
@@ -341,11 +372,12 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
     job_t *js = NULL;
     for (int k = 0; k < nv && rc == 0; k++) {
         scenario_t *s = vs[k].s;
-        int n = s->nplatforms * s->nstrategies * s->ncaches * s->seeds;
+        int nplat = g_host ? 1 : s->nplatforms;
+        int n = nplat * s->nstrategies * s->ncaches * s->seeds;
         js = realloc(js, sizeof *js * (size_t)(njobs + n));
         if (!js)
             abort();
-        for (int pi = 0; pi < s->nplatforms; pi++)
+        for (int pi = 0; pi < nplat; pi++)
             for (int si = 0; si < s->nstrategies; si++)
                 for (int ci = 0; ci < s->ncaches; ci++)
                     for (int di = 0; di < s->seeds; di++) {
@@ -458,7 +490,7 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
         free(js[i].cycles);
     free(js);
     for (int k = 0; k < nv; k++) {
-        if (vs[k].plats)
+        if (vs[k].plats && !g_host)
             for (int i = 0; i < vs[k].s->nplatforms; i++)
                 platform_free(vs[k].plats[i]);
         free(vs[k].plats);
@@ -475,16 +507,17 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
 
 int cli_run(int argc, char **argv)
 {
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"set", required_argument, NULL, 's'},
-                                         {"trace", no_argument, NULL, 't'},
-                                         {"jobs", required_argument, NULL, 'j'},
-                                         {"quiet", no_argument, NULL, 'q'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'}, {"set", required_argument, NULL, 's'},
+        {"trace", no_argument, NULL, 't'},        {"jobs", required_argument, NULL, 'j'},
+        {"quiet", no_argument, NULL, 'q'},        {"native", no_argument, NULL, 'N'},
+        {"cpus", required_argument, NULL, 'C'},   {"timeout", required_argument, NULL, 'T'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     const char *out = NULL;
     const char **sets = calloc((size_t)argc, sizeof *sets);
-    int nsets = 0, trace = 0, quiet = 0, o;
+    int nsets = 0, trace = 0, quiet = 0, native = 0, o;
+    const char *cpus = NULL;
+    long timeout = 30;
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     optind = 1;
     while ((o = getopt_long(argc, argv, "o:s:j:qh", opts, NULL)) != -1) {
@@ -500,6 +533,19 @@ int cli_run(int argc, char **argv)
             break;
         case 'q':
             quiet = 1;
+            break;
+        case 'N':
+            native = 1;
+            break;
+        case 'C':
+            cpus = optarg;
+            break;
+        case 'T':
+            if (err_parse_long(optarg, &timeout) < 0 || timeout < 1 || timeout > 86400) {
+                fprintf(stderr, "--timeout: expected seconds from 1 to 86400, not '%s'\n", optarg);
+                free(sets);
+                return ERR_EXIT;
+            }
             break;
         case 'j':
             if (err_parse_long(optarg, &jobs) < 0 || jobs < 1 || jobs > MAX_JOBS) {
@@ -529,11 +575,35 @@ int cli_run(int argc, char **argv)
         free(sets);
         return ERR_EXIT;
     }
+    if (!native && (cpus || timeout != 30)) {
+        fprintf(stderr, "numasim run: --cpus and --timeout go with --native\n");
+        free(sets);
+        return ERR_EXIT;
+    }
+    if (native && trace) {
+        fprintf(stderr,
+                "numasim run: --trace is for simulations; it is not available with --native\n");
+        free(sets);
+        return ERR_EXIT;
+    }
+    if (native) {
+        err_t e = {{0}};
+        g_host = host_open(cpus, &e);
+        if (!g_host) {
+            fprintf(stderr, "%s\n", e.msg);
+            free(sets);
+            return ERR_EXIT;
+        }
+        g_native.timeout_s = (int)timeout;
+        jobs = 1; /* a native run needs every CPU it uses */
+    }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int rc = 0;
     for (int i = optind; i < argc && rc == 0; i++)
         rc = run_scenario_file(argv[i], out, sets, nsets, trace, (int)jobs, quiet, argc, argv);
     free(sets);
+    host_close(g_host);
+    g_host = NULL;
     return rc;
 }

@@ -510,6 +510,11 @@ static void sim_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed
     mem_set_jitter(m->mem, max_cycles, seed);
 }
 
+static void sim_progress(cpu_t *c)
+{
+    (void)c; /* a simulation that cannot go on aborts in pass_baton */
+}
+
 static const machine_ops_t sim_ops = {
     .name = "simgrid",
     .read = sim_read,
@@ -523,6 +528,7 @@ static const machine_ops_t sim_ops = {
     .idle_until = sim_idle_until,
     .flush_cache = sim_flush_cache,
     .sync = sim_sync,
+    .progress = sim_progress,
     .irq_disable = sim_irq_disable,
     .irq_enable = sim_irq_enable,
     .in_irq = sim_in_irq,

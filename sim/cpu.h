@@ -115,6 +115,11 @@ void cpu_flush_cache(cpu_t *c);
  * from simulated state next (at no cost) is as of now. */
 void cpu_sync(cpu_t *c);
 
+/* This CPU made progress (a measured call returned). The native machine
+ * stops a run in which no CPU says so for its timeout; the simulated one,
+ * which cannot hang unnoticed, ignores it. */
+void cpu_progress(cpu_t *c);
+
 /* Interrupt masking, nestable (local_irq_save/restore). */
 void cpu_irq_disable(cpu_t *c);
 void cpu_irq_enable(cpu_t *c);

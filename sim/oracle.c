@@ -17,15 +17,17 @@ typedef struct {
     maddr_t timer;
 } trace_ent_t;
 
-typedef struct {
+/* Watched timers: a list that only grows, published with a release store,
+ * so that CPUs of the native machine may search it while one adds to it. */
+typedef struct watched {
     maddr_t t;
-    int running; /* CPUs running (or about to run) its function */
+    int running; /* CPUs running (or about to run) its function; atomic */
+    struct watched *next;
 } watched_t;
 
 struct oracle {
     tcore_t *tc;
-    watched_t *w;
-    int nw, capw;
+    watched_t *w; /* atomic head */
     uint64_t violations, oopses, bugs;
     trace_ent_t *ring;
     int ring_len, ring_n, ring_pos;
@@ -35,9 +37,9 @@ struct oracle {
 
 static watched_t *find(const oracle_t *o, maddr_t t)
 {
-    for (int i = 0; i < o->nw; i++)
-        if (o->w[i].t == t)
-            return &o->w[i];
+    for (watched_t *w = __atomic_load_n(&o->w, __ATOMIC_ACQUIRE); w; w = w->next)
+        if (w->t == t)
+            return w;
     return NULL;
 }
 
@@ -60,14 +62,21 @@ static void observe(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t, void *ct
     (void)tc;
     oracle_t *o = ctx;
     if (ev == TEV_BUG)
-        o->bugs++;
+        __atomic_fetch_add(&o->bugs, 1, __ATOMIC_RELAXED);
     watched_t *w = find(o, t);
     if (!w)
         return;
-    if (ev == TEV_FN_START)
-        w->running++;
-    else if (ev == TEV_FN_END && w->running > 0)
-        w->running--;
+    /* Atomic: on the native machine the runs are on other threads. START
+     * comes before the run loop's stores that let a caller see the timer
+     * claimed, END after the function returned, so the count is never low. */
+    if (ev == TEV_FN_START) {
+        __atomic_fetch_add(&w->running, 1, __ATOMIC_SEQ_CST);
+    } else if (ev == TEV_FN_END) {
+        int r = __atomic_load_n(&w->running, __ATOMIC_SEQ_CST);
+        while (r > 0 && !__atomic_compare_exchange_n(&w->running, &r, r - 1, 0, __ATOMIC_SEQ_CST,
+                                                     __ATOMIC_SEQ_CST))
+            ;
+    }
     record(o, c, (int)ev, t);
 }
 
@@ -92,7 +101,10 @@ void oracle_destroy(oracle_t *o)
 {
     if (!o)
         return;
-    free(o->w);
+    for (watched_t *w = o->w, *n; w; w = n) {
+        n = w->next;
+        free(w);
+    }
     free(o->ring);
     free(o->first);
     free(o);
@@ -102,15 +114,12 @@ void oracle_watch(oracle_t *o, maddr_t t)
 {
     if (find(o, t))
         return;
-    if (o->nw == o->capw) {
-        o->capw = o->capw ? o->capw * 2 : 8;
-        o->w = realloc(o->w, sizeof *o->w * (size_t)o->capw);
-        if (!o->w)
-            abort();
-    }
-    o->w[o->nw].t = t;
-    o->w[o->nw].running = 0;
-    o->nw++;
+    watched_t *w = calloc(1, sizeof *w);
+    if (!w)
+        abort();
+    w->t = t;
+    w->next = o->w;
+    __atomic_store_n(&o->w, w, __ATOMIC_RELEASE);
 }
 
 void oracle_call(oracle_t *o, cpu_t *c, maddr_t t)
@@ -126,7 +135,8 @@ int oracle_return(oracle_t *o, cpu_t *c, maddr_t t, int oops)
         record(o, c, OEV_OOPS, t);
     }
     const watched_t *w = find(o, t);
-    int bad = (w && w->running > 0) || timer_is_pending_now(o->tc, t);
+    int bad =
+        (w && __atomic_load_n(&w->running, __ATOMIC_SEQ_CST) > 0) || timer_is_pending_now(o->tc, t);
     if (!bad)
         return 0;
     o->violations++;
@@ -153,13 +163,13 @@ uint64_t oracle_oopses(const oracle_t *o)
 
 uint64_t oracle_bugs(const oracle_t *o)
 {
-    return o->bugs;
+    return __atomic_load_n(&o->bugs, __ATOMIC_RELAXED);
 }
 
 int oracle_running_anywhere(const oracle_t *o, maddr_t t)
 {
     const watched_t *w = find(o, t);
-    return w && w->running > 0;
+    return w && __atomic_load_n(&w->running, __ATOMIC_SEQ_CST) > 0;
 }
 
 static const char *event_name(int ev)

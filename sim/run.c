@@ -17,6 +17,7 @@
 #include "run.h"
 
 #include "cpu.h"
+#include "native.h"
 #include "oracle.h"
 #include "strategy.h"
 #include "timer/timer.h"
@@ -30,6 +31,9 @@
 #define BG_EXPIRES_MIN  50    /* background timers are armed 50..249 jiffies ahead */
 #define BG_EXPIRES_SPAN 200
 
+#define LOAD(x)     __atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+
 typedef struct {
     run_t *r;
     const scenario_t *s;
@@ -41,11 +45,13 @@ typedef struct {
     int caller;
     uint64_t period;
     maddr_t **bg_timers; /* [ncpus][timers_per_cpu] */
-    /* helper requests (bookkeeping) */
-    volatile int *arm_req; /* [ncpus]: arm the timer, with data */
-    uint64_t *arm_data;    /* [ncpus] */
-    uint64_t fn_starts;    /* runs of the measured timer's function */
-    uint64_t strike_at;    /* first_run: the tick that will run the timer */
+    /* Helper requests (bookkeeping, no cost). The fields that CPUs share are
+     * read and written with atomics (LOAD/STORE below): on the native machine
+     * the CPUs are threads. */
+    int *arm_req;       /* [ncpus]: arm the timer, with data */
+    uint64_t *arm_data; /* [ncpus] */
+    uint64_t fn_starts; /* runs of the measured timer's function */
+    uint64_t strike_at; /* first_run: the tick that will run the timer */
     int done;
 } ctx_t;
 
@@ -57,8 +63,8 @@ static void scenario_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void *a
     const scenario_t *s = x->s;
     uint64_t work = s->workload == WORKLOAD_OVERLAP ? data : s->fn_cycles;
     cpu_sync(c); /* bookkeeping below happens at this cycle */
-    if (t == x->timer)
-        x->fn_starts++;
+    if (t == LOAD(x->timer))
+        __atomic_fetch_add(&x->fn_starts, 1, __ATOMIC_SEQ_CST);
     if (s->fn_rearm) {
         uint64_t first = (uint64_t)((double)work * s->fn_rearm_at);
         cpu_work(c, first);
@@ -70,8 +76,8 @@ static void scenario_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void *a
     if (s->fn_free) {
         timer_free(c, tc, t);
         cpu_sync(c);
-        if (t == x->timer)
-            x->timer_freed = 1;
+        if (t == LOAD(x->timer))
+            STORE(x->timer_freed, 1);
     }
 }
 
@@ -140,23 +146,24 @@ static void armer_program(cpu_t *c, void *arg)
     int id = cpu_id(c);
     while (!cpu_stopping(c)) {
         cpu_sync(c);
-        if (!x->arm_req[id]) {
+        if (!LOAD(x->arm_req[id])) {
             cpu_work(c, POLL_CYCLES);
             continue;
         }
         uint64_t j = read_jiffies(c, x->tc);
         if (x->s->workload == WORKLOAD_FIRST_RUN) {
-            x->timer = timer_alloc_on(c, x->tc, cpu_node(c), x->fn_id, 0);
-            oracle_watch(x->or, x->timer);
-            mod_timer(c, x->tc, x->timer, j); /* due at this CPU's next tick */
-            x->strike_at = cpu_next_tick(c);
+            maddr_t t = timer_alloc_on(c, x->tc, cpu_node(c), x->fn_id, 0);
+            oracle_watch(x->or, t);
+            STORE(x->timer, t);
+            mod_timer(c, x->tc, t, j); /* due at this CPU's next tick */
+            STORE(x->strike_at, cpu_next_tick(c));
         } else {
             if (x->s->workload == WORKLOAD_OVERLAP)
-                cpu_write(c, x->timer + TIMER_DATA, x->arm_data[id]);
-            mod_timer(c, x->tc, x->timer, j + (uint64_t)x->s->expires_jiffies);
+                cpu_write(c, LOAD(x->timer) + TIMER_DATA, LOAD(x->arm_data[id]));
+            mod_timer(c, x->tc, LOAD(x->timer), j + (uint64_t)x->s->expires_jiffies);
         }
         cpu_sync(c);
-        x->arm_req[id] = 0;
+        STORE(x->arm_req[id], 0);
     }
 }
 
@@ -164,11 +171,11 @@ static void armer_program(cpu_t *c, void *arg)
 static void request_arm(cpu_t *c, ctx_t *x, int cpu, uint64_t data)
 {
     cpu_sync(c);
-    x->arm_data[cpu] = data;
-    x->arm_req[cpu] = 1;
+    STORE(x->arm_data[cpu], data);
+    STORE(x->arm_req[cpu], 1);
     for (;;) {
         cpu_sync(c);
-        if (!x->arm_req[cpu])
+        if (!LOAD(x->arm_req[cpu]))
             return;
         cpu_work(c, POLL_CYCLES);
     }
@@ -178,7 +185,7 @@ static void wait_fn_starts(cpu_t *c, ctx_t *x, uint64_t starts)
 {
     for (;;) {
         cpu_sync(c);
-        if (x->fn_starts >= starts || cpu_stopping(c))
+        if (LOAD(x->fn_starts) >= starts || cpu_stopping(c))
             return;
         cpu_work(c, POLL_CYCLES);
     }
@@ -197,11 +204,12 @@ static void prepare(cpu_t *c, ctx_t *x)
     const scenario_t *s = x->s;
     tcore_t *tc = x->tc;
     int arm_cpu = s->arm_cpu < 0 ? x->caller : s->arm_cpu;
-    if (x->timer_freed) {
-        x->timer =
-            timer_alloc_on(c, tc, machine_home(tcore_machine(tc), x->timer), x->fn_id, 0);
-        oracle_watch(x->or, x->timer);
-        x->timer_freed = 0;
+    if (LOAD(x->timer_freed)) {
+        maddr_t t =
+            timer_alloc_on(c, tc, machine_home(tcore_machine(tc), LOAD(x->timer)), x->fn_id, 0);
+        oracle_watch(x->or, t);
+        STORE(x->timer, t);
+        STORE(x->timer_freed, 0);
     }
     switch (s->workload) {
     case WORKLOAD_SCHEDULE_TIMEOUT:
@@ -213,7 +221,7 @@ static void prepare(cpu_t *c, ctx_t *x)
         caller_work(c, x, s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
         break;
     case WORKLOAD_OVERLAP: {
-        uint64_t n0 = x->fn_starts;
+        uint64_t n0 = LOAD(x->fn_starts);
         request_arm(c, x, s->overlap_first_cpu, s->overlap_first_cycles);
         wait_fn_starts(c, x, n0 + 1);
         request_arm(c, x, s->overlap_second_cpu, s->overlap_second_cycles);
@@ -223,7 +231,8 @@ static void prepare(cpu_t *c, ctx_t *x)
     }
     case WORKLOAD_FIRST_RUN: {
         request_arm(c, x, arm_cpu, 0);
-        cpu_idle_until(c, x->strike_at + s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
+        cpu_idle_until(c, LOAD(x->strike_at) + s->spacing_cycles +
+                              uniform(c, s->spacing_jitter_cycles));
         break;
     }
     }
@@ -239,15 +248,18 @@ static void caller_program(cpu_t *c, void *arg)
         prepare(c, x);
         if (r->cache == CACHE_COLD)
             cpu_flush_cache(c);
-        maddr_t t = x->timer;
-        uint64_t t0 = cpu_now(c);
+        maddr_t t = LOAD(x->timer);
         cpu_sync(c); /* for the oracle's trace: events in time order */
         oracle_call(x->or, c, t);
         int oops = 0;
+        /* The counter around the strategy call only (simulated: the syncs
+         * above and below cost nothing; native: they are fences). */
+        uint64_t t0 = cpu_now(c);
         strategy_del_timer_sync(r->strategy, c, x->tc, t, &oops);
         uint64_t t1 = cpu_now(c);
         cpu_sync(c); /* the oracle looks at the state as of the return */
         oracle_return(x->or, c, t, oops);
+        cpu_progress(c);
         if (k >= s->warmup_calls)
             r->cycles[r->ncalls++] = t1 - t0;
     }
@@ -378,12 +390,13 @@ int run_one(run_t *r, const char *argv0, err_t *e)
         abort();
     r->ncalls = 0;
     machine_hooks_t hooks = {setup, finish, &x};
-    int rc = machine_run(r->p, argv0, r->seed, &hooks, e);
+    int rc = r->host ? native_run(r->host, r->seed, &hooks, &r->native, e)
+                     : machine_run(r->p, argv0, r->seed, &hooks, e);
     if (x.bg_timers)
         for (int i = 0; i < r->p->ncpus; i++)
             free(x.bg_timers[i]);
     free(x.bg_timers);
-    free((void *)x.arm_req);
+    free(x.arm_req);
     free(x.arm_data);
     oracle_destroy(x.or);
     tcore_destroy(x.tc);

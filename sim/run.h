@@ -10,6 +10,8 @@
 #define NUMASIM_RUN_H
 
 #include "err.h"
+#include "host.h"
+#include "native.h"
 #include "platform.h"
 #include "scenario.h"
 
@@ -22,7 +24,9 @@ typedef struct {
     strategy_id_t strategy;
     cache_state_t cache;
     unsigned long seed;
-    int trace; /* print the oracle's trace of the first violation on stderr */
+    int trace;            /* print the oracle's trace of the first violation on stderr */
+    host_t *host;         /* run natively on this host (p must be its platform); NULL: simulate */
+    native_opts_t native; /* with host */
     /* out */
     uint64_t *cycles; /* [ncalls] cost of each measured call; caller frees */
     int ncalls;

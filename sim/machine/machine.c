@@ -58,6 +58,11 @@ void cpu_sync(cpu_t *c)
     cpu_ops(c)->sync(c);
 }
 
+void cpu_progress(cpu_t *c)
+{
+    cpu_ops(c)->progress(c);
+}
+
 void cpu_irq_disable(cpu_t *c)
 {
     cpu_ops(c)->irq_disable(c);

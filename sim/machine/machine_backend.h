@@ -30,6 +30,7 @@ typedef struct machine_ops {
     void (*idle_until)(cpu_t *c, uint64_t cycle);
     void (*flush_cache)(cpu_t *c);
     void (*sync)(cpu_t *c);
+    void (*progress)(cpu_t *c);
     void (*irq_disable)(cpu_t *c);
     void (*irq_enable)(cpu_t *c);
     int (*in_irq)(const cpu_t *c);
