@@ -510,6 +510,12 @@ static void sim_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed
     mem_set_jitter(m->mem, max_cycles, seed);
 }
 
+static void sim_tick_now(cpu_t *c)
+{
+    if (c->m->tick_fn && !c->irq_off)
+        take_tick(c);
+}
+
 static void sim_progress(cpu_t *c)
 {
     (void)c; /* a simulation that cannot go on aborts in pass_baton */
@@ -531,6 +537,7 @@ static const machine_ops_t sim_ops = {
     .progress = sim_progress,
     .irq_disable = sim_irq_disable,
     .irq_enable = sim_irq_enable,
+    .tick_now = sim_tick_now,
     .in_irq = sim_in_irq,
     .next_tick = sim_next_tick,
     .now = sim_now,

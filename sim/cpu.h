@@ -124,6 +124,9 @@ void cpu_progress(cpu_t *c);
 void cpu_irq_disable(cpu_t *c);
 void cpu_irq_enable(cpu_t *c);
 int cpu_in_irq(const cpu_t *c); /* nesting depth of tick handlers */
+/* Takes c's tick at once when interrupts are enabled, as if it came now
+ * (tests that drive time themselves set a tick period that never comes). */
+void cpu_tick_now(cpu_t *c);
 /* The cycle of c's next tick (bookkeeping: no cost, any CPU may ask). */
 uint64_t cpu_next_tick(const cpu_t *c);
 

@@ -67,6 +67,8 @@
  * expiry, on its CPU.
  */
 #include "cpu.h"
+#include "host.h"
+#include "native.h"
 #include "timer/timer.h"
 
 #include <check.h>
@@ -76,7 +78,7 @@
 #include <string.h>
 
 enum {
-    NCPU = 4,
+    NCPU = 4,      /* at most; g.ncpu run */
     NT = 1024,     /* timers */
     MAXSTEP = 320, /* insertion + cascades (a 2^40 timer needs ~260) */
     OPS_PER_ROUND = 25000,
@@ -97,7 +99,10 @@ typedef struct {
 
 typedef struct {
     tcore_t *tc;
-    mem_t *mem;
+    machine_t *m;
+    int ncpu;   /* 4 simulated (smp4), 2 native */
+    int native; /* CPUs take turns (g.turn) instead of timed windows */
+    int turn;   /* atomic: whose turn it is */
     timer_design_t design;
     uint64_t period, guard, start, rng, seq;
     maddr_t t[NT];
@@ -300,10 +305,10 @@ static int locate(maddr_t t, int *cpu, int *level, int *slot)
 {
     maddr_t a = t;
     for (int n = 0; n <= NT + 1; n++) {
-        maddr_t next = mem_peek(g.mem, a + TIMER_ENTRY_NEXT);
-        if (mem_peek(g.mem, next + TIMER_ENTRY_PREV) != a)
+        maddr_t next = machine_peek(g.m, a + TIMER_ENTRY_NEXT);
+        if (machine_peek(g.m, next + TIMER_ENTRY_PREV) != a)
             return 0;
-        for (int i = 0; i < NCPU; i++) {
+        for (int i = 0; i < g.ncpu; i++) {
             maddr_t b = tcore_base(g.tc, i);
             if (next >= b + BASE_TV1 && next < b + BASE_SIZE) {
                 uint64_t off = next - b - BASE_TV1;
@@ -354,10 +359,10 @@ static void check_state(uint64_t J)
 
 static void check_empty(void)
 {
-    for (int i = 0; i < NCPU; i++)
+    for (int i = 0; i < g.ncpu; i++)
         for (int h = 0; h < TVR_SIZE + 4 * TVN_SIZE; h++) {
             maddr_t head = tcore_base(g.tc, i) + BASE_TV1 + (maddr_t)h * 16;
-            if (mem_peek(g.mem, head) != head || mem_peek(g.mem, head + 8) != head)
+            if (machine_peek(g.m, head) != head || machine_peek(g.m, head + 8) != head)
                 bad("base %d: list head %d not empty after a drain", i, h);
         }
 }
@@ -365,9 +370,9 @@ static void check_empty(void)
 /* Sets the wheel's time: jiffy T is the next one every base processes. */
 static void set_time(uint64_t T)
 {
-    mem_poke(g.mem, tcore_jiffies_addr(g.tc), T - 1);
-    for (int i = 0; i < NCPU; i++)
-        mem_poke(g.mem, tcore_base(g.tc, i) + BASE_TIMER_JIFFIES, T);
+    machine_poke(g.m, tcore_jiffies_addr(g.tc), T - 1);
+    for (int i = 0; i < g.ncpu; i++)
+        machine_poke(g.m, tcore_base(g.tc, i) + BASE_TIMER_JIFFIES, T);
 }
 
 /* Jumps to the first jiffy where something happens; 0 if nothing pending. */
@@ -498,7 +503,7 @@ enum { NDELTA = sizeof kDelta / sizeof kDelta[0] };
 
 static void boundary_ops(cpu_t *c, uint64_t J)
 {
-    for (int i = cpu_id(c); i < NDELTA; i += NCPU) {
+    for (int i = cpu_id(c); i < NDELTA; i += g.ncpu) {
         uint64_t e = J + 1 + (uint64_t)kDelta[i];
         g.want_at[i] = kDelta[i] < 0 ? J + 1 : e; /* past due: at the next jiffy */
         g.want_cpu[i] = cpu_id(c);
@@ -518,13 +523,13 @@ static void conduct(cpu_t *c, uint64_t J)
 {
     check_state(J);
     if (g.nfail) { /* the first failure is the story: stop there */
-        g.done = 1;
+        __atomic_store_n(&g.done, 1, __ATOMIC_SEQ_CST);
         machine_stop(cpu_machine(c));
         return;
     }
     if (g.boundary) {
         if (!jump(J)) {
-            g.done = 1;
+            __atomic_store_n(&g.done, 1, __ATOMIC_SEQ_CST);
             machine_stop(cpu_machine(c));
         }
         return;
@@ -539,7 +544,7 @@ static void conduct(cpu_t *c, uint64_t J)
         check_empty();
         g.draining = 0;
         if (++g.round == ROUNDS) {
-            g.done = 1;
+            __atomic_store_n(&g.done, 1, __ATOMIC_SEQ_CST);
             machine_stop(cpu_machine(c));
         } else {
             set_time(J + 1 + rnd() % (1u << 26)); /* another alignment */
@@ -547,20 +552,42 @@ static void conduct(cpu_t *c, uint64_t J)
     }
 }
 
+/* The host has no timed windows: CPUs take turns, each taking its own tick
+ * then making its operations, as the windows of the simulation order them. */
+static int wait_turn(cpu_t *c, int id)
+{
+    while (__atomic_load_n(&g.turn, __ATOMIC_SEQ_CST) != id)
+        if (__atomic_load_n(&g.done, __ATOMIC_SEQ_CST))
+            return 0;
+        else
+            cpu_relax(c);
+    if (__atomic_load_n(&g.done, __ATOMIC_SEQ_CST))
+        return 0;
+    cpu_tick_now(c);
+    cpu_progress(c);
+    return 1;
+}
+
 static void driver(cpu_t *c, void *arg)
 {
     (void)arg;
     int id = cpu_id(c);
     for (int first = 1;; first = 0) {
-        uint64_t tk = cpu_next_tick(c);
-        cpu_idle_until(c, tk + 1); /* takes this CPU's tick */
-        if (g.done)
-            return;
-        /* until the next CPU's tick, no tick handler runs anywhere */
-        uint64_t end = tk + g.period / NCPU - g.guard;
+        uint64_t tk = 0, end = UINT64_MAX;
+        if (g.native) {
+            if (!wait_turn(c, id))
+                return;
+        } else {
+            tk = cpu_next_tick(c);
+            cpu_idle_until(c, tk + 1); /* takes this CPU's tick */
+            if (g.done)
+                return;
+            /* until the next CPU's tick, no tick handler runs anywhere */
+            end = tk + g.period / (uint64_t)g.ncpu - g.guard;
+        }
         cpu_sync(c);
         uint64_t J = tcore_jiffies_now(g.tc);
-        uint64_t tj = mem_peek(g.mem, tcore_base(g.tc, id) + BASE_TIMER_JIFFIES);
+        uint64_t tj = machine_peek(g.m, tcore_base(g.tc, id) + BASE_TIMER_JIFFIES);
         if (tj != J + 1)
             bad("cpu %d after its tick: timer_jiffies %llu, jiffies %llu", id,
                 (unsigned long long)tj, (unsigned long long)J);
@@ -571,15 +598,17 @@ static void driver(cpu_t *c, void *arg)
             uint64_t n = rnd() % (MAX_OPS_PER_WINDOW + 1);
             for (uint64_t k = 0;
                  k < n && g.ops < (uint64_t)OPS_PER_ROUND * (uint64_t)(g.round + 1) &&
-                 cpu_now(c) + g.guard < end;
+                 (g.native || cpu_now(c) + g.guard < end);
                  k++)
                 random_op(c, J);
         }
-        if (cpu_now(c) > end)
+        if (!g.native && cpu_now(c) > end)
             bad("cpu %d: tick handler and operations overran the window (%llu > %llu)", id,
                 (unsigned long long)cpu_now(c), (unsigned long long)end);
-        if (id == NCPU - 1)
+        if (id == g.ncpu - 1)
             conduct(c, J);
+        if (g.native)
+            __atomic_store_n(&g.turn, (id + 1) % g.ncpu, __ATOMIC_SEQ_CST);
     }
 }
 
@@ -587,8 +616,9 @@ static void setup(machine_t *m, void *arg)
 {
     (void)arg;
     const platform_t *p = machine_platform(m);
-    g.mem = machine_mem(m);
-    g.period = (uint64_t)(p->clock_mhz * 1e6 / HZ + 0.5);
+    g.m = m;
+    /* natively the CPUs raise their ticks themselves: the timer never fires */
+    g.period = g.native ? 1ull << 50 : (uint64_t)(p->clock_mhz * 1e6 / HZ + 0.5);
     g.guard = g.period / 16;
     g.tc = tcore_create(m, g.design, 0, g.period, 0);
     tcore_set_observer(g.tc, observe, NULL);
@@ -596,25 +626,51 @@ static void setup(machine_t *m, void *arg)
     g.nt = g.boundary ? NDELTA : NT;
     for (int i = 0; i < g.nt; i++)
         g.t[i] = timer_alloc(g.tc, 0, fn, (uint64_t)i);
-    for (int i = 0; i < NCPU; i++) {
+    for (int i = 0; i < g.ncpu; i++) {
         g.last_fire_id[i] = -1;
         machine_set_program(m, i, driver, NULL);
     }
     set_time(g.start); /* the first tick processes jiffy start */
 }
 
-static void run_world(timer_design_t design, int boundary, uint64_t start)
+/* Two CPUs of this host (the first two it lets us use). */
+static host_t *two_host_cpus(void)
+{
+    err_t e = {{0}};
+    host_t *h = host_open(NULL, &e);
+    ck_assert_msg(h != NULL, "%s", e.msg);
+    ck_assert_msg(host_platform(h)->ncpus >= 2, "the native test needs 2 CPUs, the host has %d",
+                  host_platform(h)->ncpus);
+    char list[64];
+    snprintf(list, sizeof list, "%d,%d", host_os_cpu(h, 0), host_os_cpu(h, 1));
+    host_close(h);
+    h = host_open(list, &e);
+    ck_assert_msg(h != NULL, "%s", e.msg);
+    return h;
+}
+
+static void run_world(timer_design_t design, int boundary, uint64_t start, int native)
 {
     memset(&g, 0, sizeof g);
     g.design = design;
     g.boundary = boundary;
     g.start = start;
+    g.native = native;
     g.rng = 0x2545f4914f6cdd1dull;
-    platform_t *p = load("smp4");
     machine_hooks_t hooks = {setup, NULL, NULL};
     err_t e = {{0}};
-    ck_assert_msg(machine_run(p, "test_timer_wheel", 1, &hooks, &e) == 0, "%s", e.msg);
-    platform_free(p);
+    if (native) {
+        host_t *h = two_host_cpus();
+        g.ncpu = 2;
+        native_opts_t o = {60};
+        ck_assert_msg(native_run(h, 1, &hooks, &o, &e) == 0, "%s", e.msg);
+        host_close(h);
+    } else {
+        platform_t *p = load("smp4");
+        g.ncpu = p->ncpus;
+        ck_assert_msg(machine_run(p, "test_timer_wheel", 1, &hooks, &e) == 0, "%s", e.msg);
+        platform_free(p);
+    }
     tcore_destroy(g.tc);
     ck_assert_msg(g.nfail == 0, "%d failures; first: %s", g.nfail, g.msg);
     ck_assert_uint_eq(g.bugs, 0);
@@ -625,7 +681,7 @@ static const timer_design_t kDesigns[2] = {TIMER_CLASSIC, TIMER_TRACKING};
 
 START_TEST(random_ops_match_reference)
 {
-    run_world(kDesigns[_i], 0, (1ull << 32) - 3000);
+    run_world(kDesigns[_i % 2], 0, (1ull << 32) - 3000, _i >= 2);
     ck_assert_uint_eq(g.ops, (uint64_t)ROUNDS * OPS_PER_ROUND);
     ck_assert_int_eq(g.round, ROUNDS);
     /* The run exercised what it claims (lower bounds; the exact figures
@@ -634,13 +690,14 @@ START_TEST(random_ops_match_reference)
             "wheel %s: %llu ops, %llu queries, %llu runs (after 0/1/2/3/4/5+ cascades: %llu %llu "
             "%llu %llu %llu %llu), %llu overdue, %llu same-jiffy pairs (%llu with a cascaded "
             "timer), %llu fast paths, %llu jumps\n",
-            _i ? "tracking" : "classic", (unsigned long long)g.ops, (unsigned long long)g.queries,
-            (unsigned long long)g.fires, (unsigned long long)g.fires_by_steps[0],
-            (unsigned long long)g.fires_by_steps[1], (unsigned long long)g.fires_by_steps[2],
-            (unsigned long long)g.fires_by_steps[3], (unsigned long long)g.fires_by_steps[4],
-            (unsigned long long)g.fires_by_steps[5], (unsigned long long)g.overdue,
-            (unsigned long long)g.same_jiffy, (unsigned long long)g.cascaded_pairs,
-            (unsigned long long)g.fastpath, (unsigned long long)g.jumps);
+            _i % 2 ? "tracking" : "classic", (unsigned long long)g.ops,
+            (unsigned long long)g.queries, (unsigned long long)g.fires,
+            (unsigned long long)g.fires_by_steps[0], (unsigned long long)g.fires_by_steps[1],
+            (unsigned long long)g.fires_by_steps[2], (unsigned long long)g.fires_by_steps[3],
+            (unsigned long long)g.fires_by_steps[4], (unsigned long long)g.fires_by_steps[5],
+            (unsigned long long)g.overdue, (unsigned long long)g.same_jiffy,
+            (unsigned long long)g.cascaded_pairs, (unsigned long long)g.fastpath,
+            (unsigned long long)g.jumps);
     for (int k = 0; k <= 4; k++)
         ck_assert_uint_gt(g.fires_by_steps[k], 10);
     ck_assert_uint_gt(g.overdue, 100);
@@ -659,7 +716,7 @@ static const uint64_t kStart[3] = {(1ull << 32) - 3, 3ull << 26, 0x123456789ull}
 
 START_TEST(cascade_boundaries)
 {
-    run_world(kDesigns[_i % 2], 1, kStart[_i / 2]);
+    run_world(kDesigns[_i % 2], 1, kStart[_i / 2 % 3], _i >= 6);
     for (int i = 0; i < NDELTA; i++) {
         ck_assert_msg(g.nfired[i] == 1, "delta %lld: ran %llu times", (long long)kDelta[i],
                       (unsigned long long)g.nfired[i]);
@@ -680,6 +737,12 @@ static Suite *wheel_suite(void)
     TCase *t = tcase_create("wheel");
     tcase_add_loop_test(t, random_ops_match_reference, 0, 2);
     tcase_add_loop_test(t, cascade_boundaries, 0, 6);
+    suite_add_tcase(s, t);
+    /* the same on two threads of this host (real memory and atomics) */
+    t = tcase_create("native");
+    tcase_set_timeout(t, 300);
+    tcase_add_loop_test(t, random_ops_match_reference, 2, 4);
+    tcase_add_loop_test(t, cascade_boundaries, 6, 12);
     suite_add_tcase(s, t);
     return s;
 }

@@ -73,6 +73,11 @@ void cpu_irq_enable(cpu_t *c)
     cpu_ops(c)->irq_enable(c);
 }
 
+void cpu_tick_now(cpu_t *c)
+{
+    cpu_ops(c)->tick_now(c);
+}
+
 int cpu_in_irq(const cpu_t *c)
 {
     return cpu_ops(c)->in_irq(c);

@@ -33,6 +33,7 @@ typedef struct machine_ops {
     void (*progress)(cpu_t *c);
     void (*irq_disable)(cpu_t *c);
     void (*irq_enable)(cpu_t *c);
+    void (*tick_now)(cpu_t *c);
     int (*in_irq)(const cpu_t *c);
     uint64_t (*next_tick)(const cpu_t *c);
     uint64_t (*now)(const cpu_t *c);

@@ -169,6 +169,13 @@ static void n_irq_enable(cpu_t *cc)
     }
 }
 
+static void n_tick_now(cpu_t *cc)
+{
+    ncpu_t *c = (ncpu_t *)cc;
+    if (c->m->tick_fn && !c->irq_off)
+        take_tick(c);
+}
+
 static int n_in_irq(const cpu_t *cc)
 {
     return ((const ncpu_t *)cc)->in_irq;
@@ -435,6 +442,7 @@ static const machine_ops_t native_ops = {
     .progress = n_progress,
     .irq_disable = n_irq_disable,
     .irq_enable = n_irq_enable,
+    .tick_now = n_tick_now,
     .in_irq = n_in_irq,
     .next_tick = n_next_tick,
     .now = n_now,

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# numasim run --native: the same scenarios on this host's threads and memory.
+# Shape of the CSV, the oracle on the host (base_tracking never violates),
+# and bad input (a CPU the host lacks) as one line with exit code 2.
+set -u
+numasim=$1 src=$2
+. "$src/tests/e2e/lib/common.bash"
+
+ncpu=$(nproc)
+[ "$ncpu" -ge 2 ] || { echo "FAIL: the native tests need 2 CPUs, this host has $ncpu" >&2; exit 1; }
+
+# paper-table, shortened: 5 strategies x warm/cold = 10 rows on the host
+run run --native -q --set measure.calls=40 --set measure.warmup_calls=2 \
+    -o "$tmp/pt.csv" "$src/scenarios/paper-table.ini"
+[ "$rc" -eq 0 ] || fail "native paper-table: exit $rc: $err"
+[ "$(wc -l < "$tmp/pt.csv")" -eq 11 ] || fail "native paper-table: $(wc -l < "$tmp/pt.csv") lines, expected 11"
+head -1 "$tmp/pt.csv" | cmp -s - <(head -1 "$src/results/paper-table.csv") ||
+    fail "native CSV header differs from the simulated one"
+awk -F, -v n="$ncpu" 'NR > 1 && ($2 != "host" || $3 != n || $7 != 40 || $8 <= 0 || $13 != 0) { bad = 1 }
+    END { exit bad }' "$tmp/pt.csv" || fail "native paper-table rows: $(cat "$tmp/pt.csv")"
+grep -q '^;   model = ' "$tmp/pt.resolved.ini" || fail "resolved configuration lacks the host's model"
+grep -q '^;   clock = ' "$tmp/pt.resolved.ini" || fail "resolved configuration lacks the host's clock"
+
+# the oracle on real hardware: base_tracking stays correct under the rearm race
+run run --native -q --set measure.arm_cpu=1 --set measure.calls=100 --set scenario.strategies=base_tracking \
+    -o "$tmp/rr.csv" "$src/scenarios/race-rearm.ini"
+[ "$rc" -eq 0 ] || fail "native race-rearm: exit $rc: $err"
+awk -F, 'NR == 2 && $5 == "base_tracking" && $13 == 0 && $14 == 0 { ok = 1 } END { exit !ok }' "$tmp/rr.csv" ||
+    fail "base_tracking violated on the host: $(cat "$tmp/rr.csv")"
+
+# bad input: one line, exit 2, nothing written
+expect2() { # NAME PATTERN ARGS...
+    local name=$1 pat=$2
+    shift 2
+    run "$@"
+    [ "$rc" -eq 2 ] || fail "$name: exit $rc, expected 2 ($err)"
+    [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "$name: stderr is not one line: $err"
+    case $err in *"$pat"*) ;; *) fail "$name: '$err' lacks '$pat'" ;; esac
+    [ ! -e "$tmp/bad.csv" ] || fail "$name: a result was written"
+}
+expect2 cpu "measure.cpu = $ncpu, but platform host has CPUs 0..$((ncpu - 1))" \
+    run --native -q --set "measure.cpu=$ncpu" -o "$tmp/bad.csv" "$src/scenarios/paper-table.ini"
+expect2 arm-cpu "race-rearm.ini:" \
+    run --native -q -o "$tmp/bad.csv" "$src/scenarios/race-rearm.ini"
+expect2 cpus-list "--cpus: CPU 4096 is not available" \
+    run --native -q --cpus 4096 -o "$tmp/bad.csv" "$src/scenarios/paper-table.ini"
+expect2 cpus-syntax "--cpus: expected a list" \
+    run --native -q --cpus 0,x -o "$tmp/bad.csv" "$src/scenarios/paper-table.ini"
+expect2 trace "--trace" run --native --trace -q -o "$tmp/bad.csv" "$src/scenarios/paper-table.ini"
+expect2 cpus-alone "--native" run --cpus 0 -q -o "$tmp/bad.csv" "$src/scenarios/paper-table.ini"
+
+[ "$fails" -eq 0 ] || exit 1
+echo "native: all checks passed"
