@@ -10,6 +10,7 @@
  *   4. scaling: wall seconds and peak memory of each platform of the scaling
  *      scenario, and seconds per (CPU x call), to show how cost grows.
  */
+#include "bench_native.h"
 #include "cli.h"
 #include "cpu.h"
 #include "run.h"
@@ -117,23 +118,31 @@ static rate_t sim_rate(const char *scenario_path, int bare, long bare_sleeps)
 static void bench_usage(FILE *f)
 {
     fprintf(f, "usage: numasim bench [--paper FILE.ini] [--scaling FILE.ini] [--no-scaling]\n"
+               "       numasim bench --native [--cpus LIST] [--hz N]\n"
                "\n"
                "Measures the simulator's own speed on this machine: wall time and peak\n"
                "memory of the paper-table scenario, simulated memory accesses per wall\n"
                "second against a bare SimGrid loop of sleeps (same run, same platform),\n"
                "and the wall time and memory of every point of the scaling scenario.\n"
-               "Defaults: scenarios/paper-table.ini, scenarios/scaling.ini.\n");
+               "Defaults: scenarios/paper-table.ini, scenarios/scaling.ini.\n"
+               "\n"
+               "--native measures the native machine's own costs instead: cycles per\n"
+               "cpu_read/cpu_write/cpu_xchg of a held line against bare accesses, and\n"
+               "the interruptions of a CPU by the tick (at --hz, default 1000) with an\n"
+               "empty timer wheel, against those without a tick. --cpus as for run.\n");
 }
 
 int cli_bench(int argc, char **argv)
 {
-    static const struct option opts[] = {{"paper", required_argument, NULL, 'p'},
-                                         {"scaling", required_argument, NULL, 's'},
-                                         {"no-scaling", no_argument, NULL, 'n'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"paper", required_argument, NULL, 'p'}, {"scaling", required_argument, NULL, 's'},
+        {"no-scaling", no_argument, NULL, 'n'},  {"native", no_argument, NULL, 'N'},
+        {"cpus", required_argument, NULL, 'C'},  {"hz", required_argument, NULL, 'z'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     const char *paper = "scenarios/paper-table.ini", *scaling = "scenarios/scaling.ini";
-    int o, no_scaling = 0;
+    int o, no_scaling = 0, native = 0;
+    const char *native_cpus = NULL;
+    long hz = 1000;
     optind = 1;
     while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (o == 'p')
@@ -142,7 +151,17 @@ int cli_bench(int argc, char **argv)
             scaling = optarg;
         else if (o == 'n')
             no_scaling = 1;
-        else if (o == 'h') {
+        else if (o == 'N')
+            native = 1;
+        else if (o == 'C')
+            native_cpus = optarg;
+        else if (o == 'z') {
+            if (err_parse_long(optarg, &hz) < 0 || hz < 1 || hz > 100000) {
+                fprintf(stderr, "--hz: expected a whole number from 1 to 100000, not '%s'\n",
+                        optarg);
+                return ERR_EXIT;
+            }
+        } else if (o == 'h') {
             bench_usage(stdout);
             return 0;
         } else {
@@ -155,6 +174,13 @@ int cli_bench(int argc, char **argv)
         return ERR_EXIT;
     }
     err_t e = {{0}};
+    if (native) {
+        if (bench_native(native_cpus, (int)hz, stdout, &e) < 0) {
+            fprintf(stderr, "%s\n", e.msg);
+            return ERR_EXIT;
+        }
+        return 0;
+    }
     scenario_t *ps = scenario_load(paper, NULL, 0, &e);
     if (!ps) {
         fprintf(stderr, "%s\n", e.msg);
