@@ -64,7 +64,10 @@ struct ncpu {
     pthread_t th;
     timer_t timer;
     int has_timer;
-    volatile int irq_off, in_irq, pending, ended;
+    /* irq_off, in_irq, pending, irq_cycles: shared with this thread's own signal
+     * handler only, hence volatile and signal fences; ended: atomic */
+    volatile int irq_off, in_irq, pending;
+    int ended;
     volatile uint64_t irq_cycles; /* counter cycles spent in tick handlers */
     volatile uint64_t next_tick;
     uint64_t accesses;
@@ -112,7 +115,7 @@ static int aborting(const nmachine_t *m)
 static void check_abort(ncpu_t *c)
 {
     if (aborting(c->m)) {
-        c->ended = 1;
+        __atomic_store_n(&c->ended, 1, __ATOMIC_RELEASE);
         pthread_exit(NULL);
     }
 }
@@ -139,7 +142,8 @@ static void on_tick(int sig)
 {
     (void)sig;
     ncpu_t *c = tl_cpu;
-    if (!c || !c->m->tick_fn || __atomic_load_n(&c->m->stopping, __ATOMIC_RELAXED) || c->ended)
+    if (!c || !c->m->tick_fn || __atomic_load_n(&c->m->stopping, __ATOMIC_RELAXED) ||
+        __atomic_load_n(&c->ended, __ATOMIC_RELAXED))
         return;
     int saved = errno;
     if (c->irq_off)
@@ -513,7 +517,7 @@ static void *thread_main(void *arg)
     pthread_barrier_wait(&m->start); /* everyone pinned (or failed) */
     pthread_barrier_wait(&m->start); /* the main thread checked and set t0 */
     if (c->rc < 0 || aborting(m)) {
-        c->ended = 1;
+        __atomic_store_n(&c->ended, 1, __ATOMIC_RELEASE);
         return NULL;
     }
     tl_cpu = c;
@@ -531,7 +535,7 @@ static void *thread_main(void *arg)
     }
     if (c->has_timer)
         timer_delete(c->timer);
-    c->ended = 1;
+    __atomic_store_n(&c->ended, 1, __ATOMIC_RELEASE);
     return NULL;
 }
 
@@ -648,7 +652,7 @@ int native_run(host_t *h, unsigned long seed, const machine_hooks_t *hooks,
             if (m->cpus[i].rc < 0) {
                 *e = m->cpus[i].err;
                 rc = -1;
-                m->abort = 1;
+                __atomic_store_n(&m->abort, 1, __ATOMIC_RELAXED);
             }
         m->t0 = cycles_now();
         for (int i = 0; i < m->n; i++)
