@@ -361,11 +361,12 @@ int probe_write_csv(FILE *f, const char *platform, const probe_result_t *r)
     return ferror(f) ? -1 : 0;
 }
 
-const probe_row_t *probe_find(const probe_result_t *r, const char *probe, int from_cpu, int to_cpu)
+const probe_row_t *probe_find(const probe_result_t *r, const char *probe, int from_cpu, int to_cpu,
+                              int to_node)
 {
     for (int i = 0; i < r->nrows; i++)
         if (r->rows[i].from_cpu == from_cpu && r->rows[i].to_cpu == to_cpu &&
-            !strcmp(r->rows[i].probe, probe))
+            r->rows[i].to_node == to_node && !strcmp(r->rows[i].probe, probe))
             return &r->rows[i];
     return NULL;
 }

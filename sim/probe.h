@@ -64,7 +64,9 @@ int probe_write_csv(FILE *f, const char *platform, const probe_result_t *r);
  * ("FILE:LINE: message"). Rows naming the same cell twice are an error. */
 int probe_read_csv(const char *path, probe_result_t *r, err_t *e);
 
-/* The row of probe name between from_cpu and to_cpu, or NULL. */
-const probe_row_t *probe_find(const probe_result_t *r, const char *probe, int from_cpu, int to_cpu);
+/* The row of probe name between from_cpu and to_cpu (to_node: the home
+ * node for load_mem), or NULL. These four identify a cell. */
+const probe_row_t *probe_find(const probe_result_t *r, const char *probe, int from_cpu, int to_cpu,
+                              int to_node);
 
 #endif

@@ -112,9 +112,9 @@ int probe_read_csv(const char *path, probe_result_t *r, err_t *e)
             rc = -1;
             break;
         }
-        if (probe_find(r, w->probe, w->from_cpu, w->to_cpu)) {
-            rc = err_set(e, path, lineno, "cell %s %d->%d given twice", w->probe, w->from_cpu,
-                         w->to_cpu);
+        if (probe_find(r, w->probe, w->from_cpu, w->to_cpu, w->to_node)) {
+            rc = err_set(e, path, lineno, "cell %s %d->%d (node %d) given twice", w->probe,
+                         w->from_cpu, w->to_cpu, w->to_node);
             break;
         }
         r->nrows++;
