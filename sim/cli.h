@@ -15,5 +15,9 @@ int cli_platform(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_tune(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_probe(int argc, char **argv);
+/* `numasim tune --probe-target`: the parsed options of cli_tune. */
+int cli_tune_probe(const char *target, const char *params, const char *out, long max_evals,
+                   const char *const *sets, int nsets, const char *platform);
 
 #endif

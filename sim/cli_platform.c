@@ -1,6 +1,7 @@
 /* cli_platform: `numasim platform FILE.xml [--csv]`. */
 #include "cli.h"
 #include "cpu.h"
+#include "hostplat.h"
 #include "platform.h"
 
 #include <getopt.h>
@@ -11,6 +12,7 @@ static void platform_usage(FILE *f)
 {
     fprintf(f, "usage: numasim platform [--csv] FILE.xml\n"
                "       numasim platform --generate --cpus N [--cpus-per-node K] [-o FILE.xml]\n"
+               "       numasim platform --from-host [-o FILE.xml] [--probe FILE.csv] [--name ID]\n"
                "\n"
                "Prints the platform's CPUs, its NUMA nodes, which CPU sits in which node,\n"
                "its memory-model costs, and the node-to-node round-trip latency matrix in\n"
@@ -18,6 +20,8 @@ static void platform_usage(FILE *f)
                "\n"
                "  --csv               print only the latency matrix, as CSV\n"
                "  --generate          write a fat-tree NUMA platform (see README)\n"
+               "  --from-host         write this host's platform from hwloc (see --from-host\n"
+               "                      --help)\n"
                "  --cpus N            CPUs of the generated platform (2..4096)\n"
                "  --cpus-per-node K   CPUs per node (default 2)\n"
                "  -o FILE             where to write it (default: standard output)\n");
@@ -76,6 +80,8 @@ int cli_platform(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--generate"))
             return cli_generate(argc, argv);
+        else if (!strcmp(argv[i], "--from-host"))
+            return cli_from_host(argc, argv);
     static const struct option opts[] = {
         {"csv", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int csv = 0, o;

@@ -41,6 +41,8 @@ static void tune_usage(FILE *f)
     fprintf(f, "usage: numasim tune --target MEASURED.csv [--params NAME,...] [-o TUNED.xml]\n"
                "                    [--max-evals N] [--set SECTION.KEY=VALUE]...\n"
                "                    PLATFORM.xml SCENARIO.ini\n"
+               "       numasim tune --probe-target PROBE.csv [--params NAME,...] [-o TUNED.xml]\n"
+               "                    [--max-evals N] [--set platform.NAME=VALUE]... PLATFORM.xml\n"
                "\n"
                "Fits parameters of PLATFORM.xml (memory-model props, or link.CLASS one-way\n"
                "latencies) so that SCENARIO.ini run on it gives the measured mean cycles per\n"
@@ -51,8 +53,11 @@ static void tune_usage(FILE *f)
                "  --target FILE     measured cycles: '#' comments, then a CSV header with at\n"
                "                    least platform,strategy,cache,cycles; only rows of this\n"
                "                    platform (its zone id) are fitted\n"
+               "  --probe-target F  fit to the cells of a probe CSV (numasim probe) instead:\n"
+               "                    each evaluation simulates the same probes on PLATFORM.xml\n"
                "  --params LIST     parameters to fit, comma-separated (default: those the\n"
-               "                    platform's \"tunable\" prop lists)\n"
+               "                    platform's \"tunable\" prop lists; with --probe-target,\n"
+               "                    every memory cost and link class whose value is > 0)\n"
                "  -o FILE           tuned platform (default: NAME-tuned.xml in the current\n"
                "                    directory, NAME = PLATFORM.xml's file name without .xml)\n"
                "  --max-evals N     simulations at most (default 200)\n"
@@ -182,7 +187,7 @@ static const char *set_key(const char *set, char *buf, size_t n)
 }
 
 typedef struct {
-    const char *target, *params, *out, *platform, *scenario;
+    const char *target, *probe_target, *params, *out, *platform, *scenario;
     const char **sets;
     int nsets;
     long max_evals;
@@ -193,6 +198,7 @@ static int tune_main(const opts_t *o, int *fatal);
 int cli_tune(int argc, char **argv)
 {
     static const struct option lo[] = {{"target", required_argument, NULL, 't'},
+                                       {"probe-target", required_argument, NULL, 'P'},
                                        {"params", required_argument, NULL, 'p'},
                                        {"output", required_argument, NULL, 'o'},
                                        {"max-evals", required_argument, NULL, 'n'},
@@ -209,6 +215,9 @@ int cli_tune(int argc, char **argv)
         switch (c) {
         case 't':
             o.target = optarg;
+            break;
+        case 'P':
+            o.probe_target = optarg;
             break;
         case 'p':
             o.params = optarg;
@@ -236,6 +245,21 @@ int cli_tune(int argc, char **argv)
         default:
             fprintf(stderr, "numasim tune: see numasim tune --help\n");
             rc = ERR_EXIT;
+        }
+    }
+    if (rc < 0 && o.probe_target) {
+        if (o.target) {
+            fprintf(stderr, "numasim tune: give --target or --probe-target, not both\n");
+            rc = ERR_EXIT;
+        } else if (argc - optind != 1) {
+            fprintf(stderr,
+                    "numasim tune: --probe-target expects one PLATFORM.xml, got %d "
+                    "arguments (see --help)\n",
+                    argc - optind);
+            rc = ERR_EXIT;
+        } else {
+            rc = cli_tune_probe(o.probe_target, o.params, o.out, o.max_evals, o.sets, o.nsets,
+                                argv[optind]);
         }
     }
     if (rc < 0 && !o.target) {

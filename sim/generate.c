@@ -28,7 +28,7 @@
 static const struct {
     const char *comment, *id, *value;
 } kProps[] = {
-    {"1.5 GHz Itanium 2 \"Madison\" (hardware.md: cycles assume 1.5 GHz)", "clock_mhz", "1500"},
+    {"1.5 GHz Itanium 2 \"Madison\" (docs/hardware-sources.md: cycles assume 1.5 GHz)", "clock_mhz", "1500"},
     {"coherence unit: L2/L3 line and Altix directory block (published)", "line_bytes", "128"},
     {"L2 hit, 5-6 cycles (published: 7-cpu.com, TAMU)", "hit_cycles", "6"},
     {"atomic on a held line: executes in L2, ~12 (estimate, owchallie.com)", "atomic_cycles", "12"},
@@ -37,7 +37,7 @@ static const struct {
     {"line modified in the other CPU's cache on this bus (HITM): ~memory + 10% (estimate)",
      "c2c_node_cycles", "270"},
     {"extra for a line modified in a remote CPU's cache (the intervention of a\n"
-     "         3-hop miss). hardware.md estimate: +120. FITTED: 554, by\n"
+     "         3-hop miss). docs/hardware-sources.md estimate: +120. FITTED: 554, by\n"
      "         numasim tune (params link.exit and remote_dirty_cycles) to the scan baseline\n"
      "         (results/reference/measurements-baseline.csv, numa32 warm and cold)",
      "remote_dirty_cycles", "554"},

@@ -17,6 +17,7 @@ static void usage(FILE *f)
             "  run SCENARIO.ini...    run scenarios, write results/<name>.csv\n"
             "  tune                   fit platform latencies to measurements\n"
             "  bench                  measure the simulator's own speed\n"
+            "  probe PLATFORM.xml     run the latency microbenchmarks, write a CSV\n"
             "\n"
             "'numasim COMMAND --help' describes a command. Errors exit with code 2.\n",
             NUMASIM_VERSION);

@@ -1,0 +1,162 @@
+/* cli_probe: `numasim probe` - runs the latency microbenchmarks of probe.c
+ * on a platform and writes one CSV row per probe and CPU pair.
+ *
+ * The command is split so that a native run can slot in: options are parsed
+ * into probe_opts_t, the platform comes from the file (with --set
+ * overrides, which `numasim tune --probe-target` uses), and probe_to_csv()
+ * takes the platform whatever backend runs it. */
+#include "cli.h"
+#include "platform.h"
+#include "probe.h"
+#include "results.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *out;      /* NULL: results/probe-NAME.csv */
+    const char *platform; /* PLATFORM.xml */
+    long reps;
+    int quiet;
+    platform_override_t *ov;
+    int nov;
+} probe_opts_t;
+
+static void probe_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: numasim probe [-o FILE.csv] [--reps N] [--set platform.NAME=VALUE]...\n"
+            "                     PLATFORM.xml\n"
+            "\n"
+            "Runs the latency microbenchmarks (cache hit, atomic on a held line, load\n"
+            "missing to each node's memory, load of a line dirty in another CPU, store\n"
+            "invalidating K sharers, load/store and compare-and-swap ping-pong between\n"
+            "CPUs of the same node and of each pair of nodes) on the simulated platform,\n"
+            "and writes one CSV row per probe and CPU pair:\n"
+            "  %s\n"
+            "Each sample is one operation (a ping-pong: one round trip) timed with the\n"
+            "CPU's clock just before and after it, minus the cost of an empty timing.\n"
+            "\n"
+            "  -o FILE       output (default results/probe-NAME.csv, NAME = the platform's\n"
+            "                zone id; '-' for standard output)\n"
+            "  --reps N      repetitions per probe (default 5; in simulation they agree)\n"
+            "  --set platform.NAME=VALUE\n"
+            "                override a platform parameter (as numasim run --set)\n"
+            "\n"
+            "Errors exit with code 2 and leave no output file.\n",
+            probe_csv_header);
+}
+
+/* Runs the probes on p and writes the CSV (atomically unless to stdout). */
+static int probe_to_csv(platform_t *p, const probe_opts_t *o, err_t *e)
+{
+    char def[300];
+    const char *out = o->out;
+    if (!out) {
+        snprintf(def, sizeof def, "results/probe-%s.csv", p->name);
+        out = def;
+    }
+    FILE *f = NULL;
+    if (strcmp(out, "-") != 0 && (results_ensure_dir(out, e) < 0 || !(f = results_open(out, e))))
+        return -1;
+    probe_result_t r;
+    if (probe_run(p, (int)o->reps, "numasim", &r, e) < 0) {
+        if (f)
+            results_abort(f, out);
+        return -1;
+    }
+    int rc = probe_write_csv(f ? f : stdout, p->name, &r);
+    probe_result_free(&r);
+    if (!f) {
+        fflush(stdout);
+        return rc < 0 ? err_set(e, "-", 0, "cannot write to standard output") : 0;
+    }
+    if (rc < 0) {
+        results_abort(f, out);
+        return err_set(e, out, 0, "write failed");
+    }
+    if (results_commit(f, out, e) < 0)
+        return -1;
+    if (!o->quiet)
+        fprintf(stderr, "wrote %s\n", out);
+    return 0;
+}
+
+static int add_set(probe_opts_t *o, const char *arg, err_t *e)
+{
+    const char *eq = strchr(arg, '=');
+    if (strncmp(arg, "platform.", 9) != 0 || !eq || eq == arg + 9)
+        return err_set(e, "--set", 0, "expected platform.NAME=VALUE, not '%.60s'", arg);
+    platform_override_t *v = &o->ov[o->nov++];
+    v->name = strndup(arg + 9, (size_t)(eq - arg - 9));
+    v->value = strdup(eq + 1);
+    if (!v->name || !v->value)
+        abort();
+    return 0;
+}
+
+int cli_probe(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"output", required_argument, NULL, 'o'}, {"reps", required_argument, NULL, 'r'},
+        {"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    probe_opts_t o = {.reps = 5};
+    o.ov = calloc((size_t)argc + 1, sizeof *o.ov);
+    if (!o.ov)
+        abort();
+    err_t e = {{0}};
+    int c, rc = -1;
+    optind = 1;
+    while (rc < 0 && (c = getopt_long(argc, argv, "o:r:s:qh", lo, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            o.out = optarg;
+            break;
+        case 'r':
+            if (err_parse_long(optarg, &o.reps) < 0 || o.reps < 1 || o.reps > 10000000) {
+                err_set(&e, "--reps", 0, "expected a whole number from 1 to 10000000, not '%.40s'",
+                        optarg);
+                rc = ERR_EXIT;
+            }
+            break;
+        case 's':
+            if (add_set(&o, optarg, &e) < 0)
+                rc = ERR_EXIT;
+            break;
+        case 'q':
+            o.quiet = 1;
+            break;
+        case 'h':
+            probe_usage(stdout);
+            rc = 0;
+            break;
+        default:
+            fprintf(stderr, "numasim probe: see numasim probe --help\n");
+            rc = ERR_EXIT;
+            e.msg[0] = '\0';
+        }
+    }
+    if (rc < 0 && argc - optind != 1) {
+        err_set(&e, NULL, 0,
+                "numasim probe: expected one PLATFORM.xml, got %d arguments "
+                "(see --help)",
+                argc - optind);
+        rc = ERR_EXIT;
+    }
+    if (rc < 0) {
+        o.platform = argv[optind];
+        platform_t *p = platform_read(o.platform, o.ov, o.nov, &e);
+        rc = p && probe_to_csv(p, &o, &e) == 0 ? 0 : ERR_EXIT;
+        platform_free(p);
+    }
+    if (rc == ERR_EXIT && e.msg[0])
+        fprintf(stderr, "%s\n", e.msg);
+    for (int i = 0; i < o.nov; i++) {
+        free((char *)o.ov[i].name);
+        free((char *)o.ov[i].value);
+    }
+    free(o.ov);
+    return rc;
+}

@@ -1,0 +1,289 @@
+/* cli_tune_probe: `numasim tune --probe-target FILE.csv PLATFORM.xml` - fits
+ * the platform's parameters to probe cells (numasim probe's CSV, measured
+ * natively or simulated on another platform) by simulating the same probes.
+ *
+ * Each evaluation re-executes this binary as `numasim probe -q --reps 3
+ * --set platform.NAME=VALUE... PLATFORM.xml` in a child (SimGrid allows one
+ * engine per process) and reads its CSV back; the fit is tune.c's simplex
+ * on log(simulated/measured) of each cell's median. */
+#define _XOPEN_SOURCE 700
+#include "cli.h"
+#include "platform.h"
+#include "probe.h"
+#include "tune.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+    const char *platform;
+    const char *const *fixed; /* user --set args */
+    int nfixed;
+    int nparams;
+    char **names;
+    const probe_row_t *rows; /* [ncells] target rows fitted */
+    int ncells;
+    char dir[PATH_MAX], csv[PATH_MAX + 16], errf[PATH_MAX + 16];
+} ctx_t;
+
+/* The parameters probes measure: the memory-model costs and every link
+ * class, when their value is > 0 (the fit works on logarithms). */
+static int default_params(const platform_t *p, char ***names, int *n)
+{
+    static const char *const mem[] = {"hit_cycles",          "atomic_cycles",
+                                      "mem_local_cycles",    "c2c_node_cycles",
+                                      "remote_dirty_cycles", "inval_node_cycles"};
+    *n = 0;
+    *names = calloc((size_t)p->nparams + 8, sizeof **names);
+    if (!*names)
+        abort();
+    for (int i = 0; i < p->nparams; i++) {
+        const platform_param_t *q = &p->params[i];
+        int want = !strncmp(q->name, "link.", 5);
+        for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
+            want |= !strcmp(q->name, mem[k]);
+        double v;
+        if (want && !q->overridden && err_parse_double(q->value, &v) == 0 && v > 0)
+            if (!((*names)[(*n)++] = strdup(q->name)))
+                abort();
+    }
+    return *n;
+}
+
+static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
+{
+    ctx_t *T = vctx;
+    char sets[64][320];
+    const char *argv[200];
+    int n = 0;
+    argv[n++] = "numasim";
+    argv[n++] = "probe";
+    argv[n++] = "-q";
+    argv[n++] = "--reps";
+    argv[n++] = "3";
+    argv[n++] = "-o";
+    argv[n++] = T->csv;
+    for (int i = 0; i < T->nparams && i < 64; i++) {
+        snprintf(sets[i], sizeof sets[i], "platform.%s=%.6g", T->names[i], values[i]);
+        argv[n++] = "--set";
+        argv[n++] = sets[i];
+    }
+    for (int i = 0; i < T->nfixed && n < 196; i++) {
+        argv[n++] = "--set";
+        argv[n++] = T->fixed[i];
+    }
+    argv[n++] = T->platform;
+    argv[n] = NULL;
+    unlink(T->csv);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return err_set(e, NULL, 0, "numasim tune: fork: %s", strerror(errno));
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        int ef = open(T->errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (ef < 0 || dup2(ef, 2) < 0)
+            _exit(126);
+        execv("/proc/self/exe", (char **)argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        char msg[600] = "";
+        FILE *f = fopen(T->errf, "r");
+        if (f) {
+            if (!fgets(msg, sizeof msg, f))
+                msg[0] = '\0';
+            fclose(f);
+        }
+        msg[strcspn(msg, "\n")] = '\0';
+        return err_set(e, NULL, 0, "numasim tune: the simulated probe failed: %s", msg);
+    }
+    probe_result_t r;
+    if (probe_read_csv(T->csv, &r, e) < 0)
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < T->ncells && rc == 0; i++) {
+        const probe_row_t *c = &T->rows[i];
+        const probe_row_t *s = probe_find(&r, c->probe, c->from_cpu, c->to_cpu, c->to_node);
+        if (!s)
+            rc = err_set(e, NULL, 0,
+                         "cell %s %d->%d (node %d) of the target: %s produces no such probe",
+                         c->probe, c->from_cpu, c->to_cpu, c->to_node, T->platform);
+        else
+            sim[i] = s->median;
+    }
+    probe_result_free(&r);
+    return rc;
+}
+
+static void cleanup(ctx_t *T)
+{
+    if (!T->dir[0])
+        return;
+    unlink(T->csv);
+    unlink(T->errf);
+    rmdir(T->dir);
+}
+
+static int fit(ctx_t *T, const char *target, const char *out, long max_evals, const platform_t *p,
+               err_t *e)
+{
+    tune_cell_t *cells = calloc((size_t)T->ncells, sizeof *cells);
+    double *init = calloc((size_t)T->nparams, sizeof *init);
+    if (!cells || !init)
+        abort();
+    for (int i = 0; i < T->ncells; i++)
+        cells[i].cycles = T->rows[i].median;
+    for (int i = 0; i < T->nparams; i++)
+        err_parse_double(platform_param(p, T->names[i])->value, &init[i]);
+    tune_problem_t pb = {.nparams = T->nparams,
+                         .names = (const char *const *)T->names,
+                         .initial = init,
+                         .ncells = T->ncells,
+                         .cells = cells,
+                         .max_evals = (int)max_evals,
+                         .step = 0.2,
+                         .size_tol = 1e-3,
+                         .eval = eval_probe,
+                         .ctx = T,
+                         .log = stderr};
+    tune_result_t r;
+    int rc = tune_fit(&pb, &r, e);
+    if (rc == 0) {
+        printf("%-24s %12s %12s %8s\n", "parameter", "initial", "fitted", "change");
+        for (int i = 0; i < T->nparams; i++)
+            printf("%-24s %12.6g %12.6g %+7.1f%%\n", T->names[i], init[i], r.fitted[i],
+                   100 * (r.fitted[i] / init[i] - 1));
+        printf("\n%-16s %5s %5s %5s %12s %12s %8s\n", "probe", "from", "to", "node", "measured",
+               "simulated", "error");
+        for (int i = 0; i < T->ncells; i++) {
+            const probe_row_t *c = &T->rows[i];
+            printf("%-16s %5d %5d %5d %12.6g %12.1f %+7.1f%%\n", c->probe, c->from_cpu, c->to_cpu,
+                   c->to_node, c->median, r.sim[i], 100 * (r.sim[i] / c->median - 1));
+        }
+        printf("\nrms relative error %.3g%% (initial %.3g%%), %d simulations, %d iterations, %s\n",
+               100 * r.err, 100 * r.err0, r.evals, r.iters,
+               r.converged ? "converged" : "stopped before converging (--max-evals)");
+        char comment[3000], date[32];
+        time_t now = time(NULL);
+        strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&now));
+        size_t used = (size_t)snprintf(
+            comment, sizeof comment,
+            " tuned by numasim tune %s on %s to probe cells: ", NUMASIM_VERSION, date);
+        for (int i = 0; i < T->nparams && used < sizeof comment; i++)
+            used += (size_t)snprintf(comment + used, sizeof comment - used, "%s%s=%.6g",
+                                     i ? ", " : "", T->names[i], r.fitted[i]);
+        if (used < sizeof comment)
+            snprintf(comment + used, sizeof comment - used,
+                     "; probe target %s (%d cells), rms relative error %.3g%% (initial %.3g%%), "
+                     "%d simulations%s ",
+                     target, T->ncells, 100 * r.err, 100 * r.err0, r.evals,
+                     r.converged ? "" : ", not converged");
+        tune_comment_safe(comment);
+        rc = platform_write_with(T->platform, out, T->nparams, (const char *const *)T->names,
+                                 r.fitted, comment, e);
+        platform_t *check = rc == 0 ? platform_read(out, NULL, 0, e) : NULL;
+        if (!check)
+            rc = -1;
+        platform_free(check);
+        if (rc == 0)
+            printf("wrote %s\n", out);
+        tune_result_free(&r);
+    }
+    free(cells);
+    free(init);
+    return rc;
+}
+
+int cli_tune_probe(const char *target, const char *params, const char *out, long max_evals,
+                   const char *const *sets, int nsets, const char *platform)
+{
+    err_t e = {{0}};
+    ctx_t T = {.platform = platform, .fixed = sets, .nfixed = nsets};
+    platform_override_t ov[64];
+    int nov = 0, rc = 0;
+    probe_result_t tg = {0};
+    platform_t *p = NULL;
+    char outbuf[PATH_MAX];
+    for (int i = 0; i < nsets && rc == 0; i++) {
+        const char *eq = strchr(sets[i], '=');
+        if (strncmp(sets[i], "platform.", 9) || !eq || nov >= 64)
+            rc = err_set(&e, "--set", 0,
+                         "with --probe-target only platform.NAME=VALUE, not '%.60s'", sets[i]);
+        else {
+            ov[nov].name = strndup(sets[i] + 9, (size_t)(eq - sets[i] - 9));
+            ov[nov++].value = eq + 1;
+        }
+    }
+    if (rc == 0 && !(p = platform_read(platform, ov, nov, &e)))
+        rc = -1;
+    if (rc == 0 && params)
+        rc = tune_parse_params(params, p, &T.names, &T.nparams, &e);
+    else if (rc == 0 && default_params(p, &T.names, &T.nparams) == 0)
+        rc = err_set(&e, platform, 0, "no parameter > 0 to fit; name some with --params");
+    for (int i = 0; rc == 0 && i < T.nparams; i++)
+        if (platform_param(p, T.names[i])->overridden)
+            rc = err_set(&e, "--set", 0, "platform.%s is fitted, it cannot be set too", T.names[i]);
+    if (rc == 0 && probe_read_csv(target, &tg, &e) < 0)
+        rc = -1;
+    /* The cells: every target row but the empty timing and zero medians. */
+    probe_row_t *rows = calloc((size_t)tg.nrows + 1, sizeof *rows);
+    if (!rows)
+        abort();
+    for (int i = 0; rc == 0 && i < tg.nrows; i++) {
+        const probe_row_t *w = &tg.rows[i];
+        if (w->from_cpu >= p->ncpus || w->to_cpu >= p->ncpus || w->to_node >= p->nnodes)
+            rc = err_set(&e, target, 0,
+                         "cell %s %d->%d (node %d) is outside %s (%d CPUs, %d nodes)", w->probe,
+                         w->from_cpu, w->to_cpu, w->to_node, platform, p->ncpus, p->nnodes);
+        else if (strcmp(w->probe, "timer_overhead") && w->median > 0)
+            rows[T.ncells++] = *w;
+    }
+    if (rc == 0 && T.ncells == 0)
+        rc = err_set(&e, target, 0, "no probe cell with a median > 0 to fit");
+    T.rows = rows;
+    if (rc == 0) {
+        if (out)
+            snprintf(outbuf, sizeof outbuf, "%s", out);
+        else
+            tune_default_out(platform, outbuf, sizeof outbuf);
+        if (!strcmp(outbuf, platform) && !out)
+            rc = err_set(&e, outbuf, 0, "is the input platform; give -o to overwrite it");
+    }
+    if (rc == 0) {
+        snprintf(T.dir, sizeof T.dir, "%s/numasim-tune.XXXXXX",
+                 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        if (!mkdtemp(T.dir)) {
+            rc = err_set(&e, T.dir, 0, "cannot create a temporary directory: %s", strerror(errno));
+            T.dir[0] = '\0';
+        }
+        snprintf(T.csv, sizeof T.csv, "%s/probe.csv", T.dir);
+        snprintf(T.errf, sizeof T.errf, "%s/stderr", T.dir);
+    }
+    if (rc == 0)
+        rc = fit(&T, target, outbuf, max_evals, p, &e);
+    cleanup(&T);
+    if (rc < 0)
+        fprintf(stderr, "%s\n", e.msg);
+    for (int i = 0; i < nov; i++)
+        free((char *)ov[i].name);
+    for (int i = 0; i < T.nparams; i++)
+        free(T.names[i]);
+    free(T.names);
+    free(rows);
+    probe_result_free(&tg);
+    platform_free(p);
+    return rc < 0 ? ERR_EXIT : 0;
+}

@@ -1,0 +1,72 @@
+/* probe: latency microbenchmarks written as programs on the machine API.
+ *
+ * Every probe is a little program of one to k+1 CPUs that puts a line in a
+ * known coherence state, then times ONE operation (or one ping-pong round
+ * trip) with cpu_now() just before and just after it. Only the cpu_* and
+ * machine_* calls of cpu.h are used, and the CPUs coordinate through flags
+ * in machine memory, so the same programs run on the simulated machine (what
+ * the model says) and, through a native backend of the same API, on real
+ * pinned threads (what the hardware does).
+ *
+ * Probes (from = the CPU that times; to = the other party; nodes are theirs,
+ * except for load_mem where to_node is the home node of the line):
+ *   timer_overhead   cpu_now(); cpu_now(); (subtracted from every other sample)
+ *   hit              a load of a line the CPU holds
+ *   atomic_held      fetch-and-add on a line the CPU holds modified
+ *   load_mem         flush the cache, then load a line homed on to_node
+ *   load_dirty       load a line modified in to_cpu's cache (homed on to_node)
+ *   store_inval_K    store to a line the CPU shares with K other CPUs
+ *                    (the next K CPUs by id; to_cpu is the last of them)
+ *   pingpong_ldst    round trip: store a flag, wait (loads) for the answer
+ *   pingpong_cas     round trip: compare-and-swap the flag, wait (loads)
+ * Node pairs: every ordered pair when nodes^2 <= PROBE_ALL_PAIRS_MAX, else
+ * from node 0 to every node. Same-node pairs use a node's first two CPUs.
+ */
+#ifndef NUMASIM_PROBE_H
+#define NUMASIM_PROBE_H
+
+#include "err.h"
+#include "platform.h"
+
+#include <stdio.h>
+
+#define PROBE_ALL_PAIRS_MAX 1024
+#define PROBE_NAME_MAX      32
+
+typedef struct {
+    char probe[PROBE_NAME_MAX];
+    int from_cpu, to_cpu, from_node, to_node;
+    double median, p10, p90; /* cycles, empty-timing cost subtracted */
+    int reps;
+} probe_row_t;
+
+typedef struct {
+    int nrows;
+    probe_row_t *rows;
+} probe_result_t;
+
+/* The CSV header (no trailing newline). */
+extern const char *const probe_csv_header;
+
+/* Runs every probe on platform p, reps repetitions each (>= 1), in this
+ * process (one machine_run: SimGrid allows one engine per process). Returns
+ * 0 with r filled (free with probe_result_free), or -1 with e. */
+int probe_run(platform_t *p, int reps, const char *argv0, probe_result_t *r, err_t *e);
+void probe_result_free(probe_result_t *r);
+
+/* Writes the rows as CSV to f (header first); platform names the platform
+ * column. Returns 0, or -1 when a write failed. */
+int probe_write_csv(FILE *f, const char *platform, const probe_result_t *r);
+
+/* Reads a probe CSV (header naming at least probe, from_cpu, to_cpu,
+ * from_node, to_node, median_cycles; '#' lines and blank lines skipped).
+ * Returns 0 with r filled (free with probe_result_free), or -1 with e
+ * ("FILE:LINE: message"). Rows naming the same cell twice are an error. */
+int probe_read_csv(const char *path, probe_result_t *r, err_t *e);
+
+/* The row of probe name between from_cpu and to_cpu (to_node: the home
+ * node for load_mem), or NULL. These four identify a cell. */
+const probe_row_t *probe_find(const probe_result_t *r, const char *probe, int from_cpu, int to_cpu,
+                              int to_node);
+
+#endif

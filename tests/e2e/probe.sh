@@ -1,0 +1,91 @@
+#!/bin/bash
+# e2e: `numasim probe`. The simulated probes of numa32 must measure what the
+# model calls them: a hit costs hit_cycles, an atomic on a held line
+# atomic_cycles, a load missing to node h's memory mem_local_cycles plus the
+# round trip to h (from `numasim platform --csv`), a load of a line dirty in
+# another CPU's cache c2c_node_cycles on the same node or mem_local + round
+# trip + remote_dirty_cycles across nodes, a store to a shared line the
+# farthest sharer's invalidation, and a ping-pong round trip two transfers
+# plus at most one spin-loop iteration per side. Also: --set changes the
+# figures, the row set, and user errors (exit 2, no output file).
+# Usage: probe.sh NUMASIM_BINARY SOURCE_DIR
+set -u
+
+numasim=${1:?usage: probe.sh NUMASIM_BINARY SOURCE_DIR}
+src=${2:?usage: probe.sh NUMASIM_BINARY SOURCE_DIR}
+numasim=$(cd "$(dirname "$numasim")" && pwd)/$(basename "$numasim")
+src=$(cd "$src" && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
+cd "$tmp" || exit 1
+
+plat=$src/platforms/numa32.xml
+prop() { sed -n "s/.*<prop id=\"$2\" value=\"\([^\"]*\)\".*/\1/p" "$1" | head -1; }
+
+run probe -q -o p.csv "$plat"
+[ "$rc" -eq 0 ] || { fail "probe exited $rc: $err"; exit 1; }
+run platform --csv "$plat"
+[ "$rc" -eq 0 ] || { fail "platform --csv exited $rc: $err"; exit 1; }
+cp "$out_file" lat.csv
+run platform "$plat"
+# CPU -> node, from the "node  CPUs" table
+awk '/^node  CPUs/ { t = 1; next } t && NF == 0 { exit } t { for (i = 2; i <= NF; i++) print $i "," $1 }' \
+    "$out_file" >cpunode.csv
+[ "$(wc -l <cpunode.csv)" -eq 32 ] || fail "could not read the CPU->node table"
+
+check=$(awk -F, -v hit="$(prop "$plat" hit_cycles)" -v atom="$(prop "$plat" atomic_cycles)" \
+    -v mem="$(prop "$plat" mem_local_cycles)" -v c2c="$(prop "$plat" c2c_node_cycles)" \
+    -v dirty="$(prop "$plat" remote_dirty_cycles)" -v inv="$(prop "$plat" inval_node_cycles)" \
+    -v relax="$(prop "$plat" relax_cycles)" '
+    FILENAME == "lat.csv" { if (FNR > 1) for (j = 2; j <= NF; j++) lat[$1, j - 2] = $j; next }
+    FILENAME == "cpunode.csv" { node[$1] = $2; next }
+    FNR == 1 { next }
+    function bad(what) { printf "%s: got %s, want %s\n", $0, $7, what; nbad++ }
+    function transfer(a, b) { return a == b ? c2c : mem + lat[a, b] + dirty }
+    { n[$1]++; a = $5; b = $6; v = $7 }
+    $1 == "timer_overhead" && v != 0 { bad(0) }
+    $1 == "hit" && v != hit { bad(hit) }
+    $1 == "atomic_held" && v != atom { bad(atom) }
+    $1 == "load_mem" && v != mem + lat[a, b] { bad(mem + lat[a, b]) }
+    $1 == "load_dirty" && v != transfer(a, b) { bad(transfer(a, b)) }
+    $1 ~ /^store_inval_/ {
+        k = substr($1, 13) + 0; w = 0
+        for (s = 1; s <= k; s++) { sn = node[($3 + s) % 32]; c = sn == a ? inv : lat[a, sn]; if (c > w) w = c }
+        if (v != w) bad(w)
+    }
+    $1 ~ /^pingpong_/ {
+        t = 2 * transfer(a, b)
+        if (v < t || v > t + 2 * (hit + relax)) bad(t " .. " t + 2 * (hit + relax))
+    }
+    END {
+        if (n["load_mem"] != 256 || n["load_dirty"] != 256 || n["pingpong_ldst"] != 136 ||
+            n["pingpong_cas"] != 136 || n["hit"] != 1 || n["store_inval_31"] != 1)
+            { print "row counts: load_mem " n["load_mem"] " load_dirty " n["load_dirty"] \
+                    " pingpong_ldst " n["pingpong_ldst"] " pingpong_cas " n["pingpong_cas"]; nbad++ }
+        print nbad + 0
+    }' lat.csv cpunode.csv p.csv)
+[ "$(echo "$check" | tail -1)" = 0 ] || fail "numa32 probes vs the model: $check"
+head -1 p.csv | grep -qx 'probe,platform,from_cpu,to_cpu,from_node,to_node,median_cycles,p10_cycles,p90_cycles,reps' ||
+    fail "CSV header: $(head -1 p.csv)"
+
+# --set reaches the model; the same run twice is byte-identical
+run probe -q -o p2.csv --set platform.hit_cycles=9 --set platform.link.exit=100 "$plat"
+[ "$rc" -eq 0 ] || fail "probe --set exited $rc: $err"
+grep -q '^hit,numa32,0,0,0,0,9,' p2.csv || fail "--set platform.hit_cycles=9: $(grep ^hit p2.csv)"
+grep -q '^load_mem,numa32,0,0,0,1,640,' p2.csv || fail "--set link.exit=100: $(grep '^load_mem,numa32,0,0,0,1,' p2.csv)"
+run probe -q -o p3.csv "$plat"
+cmp -s p.csv p3.csv || fail "two runs differ"
+
+# user errors: one line, exit 2, no output
+for args in "nosuch.xml" "--reps 0 $plat" "--reps x $plat" "--set hit_cycles=3 $plat" \
+    "--set platform.nosuch=3 $plat" "-o /nonexistent/dir/x.csv $plat" "$plat $plat"; do
+    # shellcheck disable=SC2086
+    run probe -o bad.csv $args
+    [ "$rc" -eq 2 ] || fail "probe $args: exit $rc, want 2"
+    [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "probe $args: not one line: $err"
+    [ ! -e bad.csv ] || fail "probe $args left bad.csv"
+done
+run probe --help
+[ "$rc" -eq 0 ] && echo "$out" | grep -q 'usage: numasim probe' || fail "probe --help"
+
+[ "$fails" -eq 0 ] && echo "probe.sh: all checks passed"
+exit $((fails > 0))

@@ -1,0 +1,64 @@
+#!/bin/bash
+# e2e: `numasim tune --probe-target`. The target is the simulated probe of
+# the unmodified fat4 (2 nodes); a copy of fat4 whose mem_local_cycles,
+# remote_dirty_cycles and link.exit are off by +38%, -28% and -26% must be
+# tuned back to the file's values within 3%, with every cell within 2%.
+# Also: the tuned file loads, and user errors exit 2 with one line.
+# Usage: tune_probe.sh NUMASIM_BINARY SOURCE_DIR
+set -u
+
+numasim=${1:?usage: tune_probe.sh NUMASIM_BINARY SOURCE_DIR}
+src=${2:?usage: tune_probe.sh NUMASIM_BINARY SOURCE_DIR}
+numasim=$(cd "$(dirname "$numasim")" && pwd)/$(basename "$numasim")
+src=$(cd "$src" && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
+cd "$tmp" || exit 1
+
+prop() { sed -n "s/.*<prop id=\"$2\" value=\"\([^\"]*\)\".*/\1/p" "$1" | head -1; }
+within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a / b - 1; exit !(d <= t && -d <= t) }'; }
+
+fat4=$src/platforms/fat4.xml
+run probe -q -o target.csv "$fat4"
+[ "$rc" -eq 0 ] || { fail "probe: exit $rc: $err"; exit 1; }
+mem=$(prop "$fat4" mem_local_cycles)
+dirty=$(prop "$fat4" remote_dirty_cycles)
+exitl=$(sed -n 's/.*id="exit0"[^>]*latency="\([^"]*\)s".*/\1/p' "$fat4")
+sed -e "s/<prop id=\"mem_local_cycles\" value=\"$mem\"/<prop id=\"mem_local_cycles\" value=\"330\"/" \
+    -e "s/<prop id=\"remote_dirty_cycles\" value=\"$dirty\"/<prop id=\"remote_dirty_cycles\" value=\"400\"/" \
+    -e "s/latency=\"${exitl}s\"/latency=\"90s\"/" "$fat4" >pert.xml
+[ "$(prop pert.xml mem_local_cycles)" = 330 ] && grep -q 'latency="90s"' pert.xml || fail "could not perturb fat4"
+# the target must see all three, or the test proves nothing
+run probe -q -o pert.csv pert.xml
+cmp -s target.csv pert.csv && fail "the perturbation does not change the probes"
+
+run tune --probe-target target.csv --params mem_local_cycles,remote_dirty_cycles,link.exit \
+    -o tuned.xml pert.xml
+[ "$rc" -eq 0 ] || { fail "tune --probe-target: exit $rc: $err"; exit 1; }
+got_mem=$(prop tuned.xml mem_local_cycles)
+got_dirty=$(prop tuned.xml remote_dirty_cycles)
+got_exit=$(sed -n 's/.*id="exit0"[^>]*latency="\([^"]*\)s".*/\1/p' tuned.xml)
+within "$got_mem" "$mem" 0.03 || fail "mem_local_cycles $got_mem, want $mem"
+within "$got_dirty" "$dirty" 0.03 || fail "remote_dirty_cycles $got_dirty, want $dirty"
+within "$got_exit" "$exitl" 0.03 || fail "link.exit $got_exit, want $exitl"
+echo "$out" | awk '$NF ~ /%$/ && $1 ~ /^(hit|atomic|load|store|pingpong)/ { e = $NF; sub(/%/, "", e); e += 0; if (e > 2 || e < -2) { print; bad = 1 } } END { exit bad }' ||
+    fail "cells off by more than 2%: $out"
+echo "$out" | grep -q '^rms relative error' || fail "no error summary: $out"
+grep -q 'tuned by numasim tune .* to probe cells' tuned.xml || fail "no tuning comment in tuned.xml"
+run platform tuned.xml
+[ "$rc" -eq 0 ] || fail "tuned.xml does not load: $err"
+
+# errors
+echo "probe,x" >bad.csv
+for args in "--probe-target nosuch.csv pert.xml" "--probe-target bad.csv pert.xml" \
+    "--probe-target target.csv --target target.csv pert.xml" "--probe-target target.csv" \
+    "--probe-target target.csv --params nosuch pert.xml" "--probe-target target.csv --set run.x=1 pert.xml" \
+    "--probe-target target.csv $src/platforms/smp4.xml"; do
+    # shellcheck disable=SC2086
+    run tune -o out.xml $args
+    [ "$rc" -eq 2 ] || fail "tune $args: exit $rc, want 2 ($err)"
+    [ "$(printf '%s\n' "$err" | grep -vc '^iter ')" -eq 1 ] || fail "tune $args: not one line: $err"
+    [ ! -e out.xml ] || fail "tune $args left out.xml"
+done
+
+[ "$fails" -eq 0 ] && echo "tune_probe.sh: all checks passed"
+exit $((fails > 0))
