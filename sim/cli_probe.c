@@ -6,6 +6,7 @@
  * overrides, which `numasim tune --probe-target` uses), and probe_to_csv()
  * takes the platform whatever backend runs it. */
 #include "cli.h"
+#include "host.h"
 #include "platform.h"
 #include "probe.h"
 #include "results.h"
@@ -17,6 +18,7 @@
 typedef struct {
     const char *out;      /* NULL: results/probe-NAME.csv */
     const char *platform; /* PLATFORM.xml */
+    host_t *host;         /* --native: probe this host instead */
     long reps;
     int quiet;
     platform_override_t *ov;
@@ -28,19 +30,23 @@ static void probe_usage(FILE *f)
     fprintf(f,
             "usage: numasim probe [-o FILE.csv] [--reps N] [--set platform.NAME=VALUE]...\n"
             "                     PLATFORM.xml\n"
+            "       numasim probe --native [--cpus LIST] [-o FILE.csv] [--reps N]\n"
             "\n"
             "Runs the latency microbenchmarks (cache hit, atomic on a held line, load\n"
             "missing to each node's memory, load of a line dirty in another CPU, store\n"
             "invalidating K sharers, load/store and compare-and-swap ping-pong between\n"
             "CPUs of the same node and of each pair of nodes) on the simulated platform,\n"
-            "and writes one CSV row per probe and CPU pair:\n"
+            "or with --native the same programs on this host's pinned threads and real\n"
+            "memory, and writes one CSV row per probe and CPU pair:\n"
             "  %s\n"
             "Each sample is one operation (a ping-pong: one round trip) timed with the\n"
             "CPU's clock just before and after it, minus the cost of an empty timing.\n"
             "\n"
             "  -o FILE       output (default results/probe-NAME.csv, NAME = the platform's\n"
             "                zone id; '-' for standard output)\n"
-            "  --reps N      repetitions per probe (default 5; in simulation they agree)\n"
+            "  --reps N      repetitions per probe (default 5 simulated, where they agree;\n"
+            "                1000 native)\n"
+            "  --native      probe this host (platform 'host'); --cpus LIST as for run\n"
             "  --set platform.NAME=VALUE\n"
             "                override a platform parameter (as numasim run --set)\n"
             "\n"
@@ -61,7 +67,7 @@ static int probe_to_csv(platform_t *p, const probe_opts_t *o, err_t *e)
     if (strcmp(out, "-") != 0 && (results_ensure_dir(out, e) < 0 || !(f = results_open(out, e))))
         return -1;
     probe_result_t r;
-    if (probe_run(p, (int)o->reps, "numasim", &r, e) < 0) {
+    if (probe_run(p, o->host, (int)o->reps, "numasim", &r, e) < 0) {
         if (f)
             results_abort(f, out);
         return -1;
@@ -101,8 +107,11 @@ int cli_probe(int argc, char **argv)
     static const struct option lo[] = {
         {"output", required_argument, NULL, 'o'}, {"reps", required_argument, NULL, 'r'},
         {"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
+        {"native", no_argument, NULL, 'N'},       {"cpus", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-    probe_opts_t o = {.reps = 5};
+    probe_opts_t o = {.reps = 0};
+    int native = 0;
+    const char *cpus = NULL;
     o.ov = calloc((size_t)argc + 1, sizeof *o.ov);
     if (!o.ov)
         abort();
@@ -128,6 +137,12 @@ int cli_probe(int argc, char **argv)
         case 'q':
             o.quiet = 1;
             break;
+        case 'N':
+            native = 1;
+            break;
+        case 'C':
+            cpus = optarg;
+            break;
         case 'h':
             probe_usage(stdout);
             rc = 0;
@@ -138,6 +153,23 @@ int cli_probe(int argc, char **argv)
             e.msg[0] = '\0';
         }
     }
+    if (rc < 0 && !native && cpus) {
+        err_set(&e, NULL, 0, "numasim probe: --cpus goes with --native");
+        rc = ERR_EXIT;
+    }
+    if (rc < 0 && native && (argc - optind != 0 || o.nov)) {
+        err_set(&e, NULL, 0, "numasim probe --native: takes no platform file and no --set");
+        rc = ERR_EXIT;
+    }
+    if (rc < 0 && native) {
+        if (!o.reps)
+            o.reps = 1000;
+        o.host = host_open(cpus, &e);
+        rc = o.host && probe_to_csv(host_platform(o.host), &o, &e) == 0 ? 0 : ERR_EXIT;
+        host_close(o.host);
+    }
+    if (!o.reps)
+        o.reps = 5;
     if (rc < 0 && argc - optind != 1) {
         err_set(&e, NULL, 0,
                 "numasim probe: expected one PLATFORM.xml, got %d arguments "

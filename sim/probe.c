@@ -23,6 +23,7 @@
  */
 #include "probe.h"
 #include "cpu.h"
+#include "native.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -61,11 +62,9 @@ typedef struct {
 const char *const probe_csv_header =
     "probe,platform,from_cpu,to_cpu,from_node,to_node,median_cycles,p10_cycles,p90_cycles,reps";
 
-/* The one place that allocates machine memory: the machine layer is moving
- * to machine_alloc(m, node, bytes), which will replace this body. */
 static maddr_t probe_alloc(machine_t *m, int node, size_t bytes)
 {
-    return mem_alloc(machine_mem(m), node, bytes);
+    return machine_alloc(m, node, bytes);
 }
 
 /* --- the cells ------------------------------------------------------------ */
@@ -149,6 +148,7 @@ static void setup(machine_t *m, void *arg)
 
 static void barrier(cpu_t *c, const probe_ctx_t *X)
 {
+    cpu_progress(c); /* for the native machine's watchdog */
     uint64_t gen = cpu_read(c, X->bar_gen);
     if (cpu_fetch_add(c, X->bar_count, 1) == (uint64_t)X->p->ncpus - 1) {
         cpu_write(c, X->bar_count, 0);
@@ -328,14 +328,15 @@ static void collect(const probe_ctx_t *X, probe_result_t *r)
     free(s);
 }
 
-int probe_run(platform_t *p, int reps, const char *argv0, probe_result_t *r, err_t *e)
+int probe_run(platform_t *p, host_t *host, int reps, const char *argv0, probe_result_t *r, err_t *e)
 {
     memset(r, 0, sizeof *r);
     if (reps < 1)
         return err_set(e, NULL, 0, "probe: repetitions must be >= 1, not %d", reps);
-    probe_ctx_t X = {.p = p, .reps = reps};
+    probe_ctx_t X = {.p = host ? host_platform(host) : p, .reps = reps};
     machine_hooks_t hooks = {.setup = start_programs, .arg = &X};
-    int rc = machine_run(p, argv0, 1, &hooks, e);
+    native_opts_t no = {60};
+    int rc = host ? native_run(host, 1, &hooks, &no, e) : machine_run(p, argv0, 1, &hooks, e);
     if (rc == 0)
         collect(&X, r);
     for (int i = 0; i < X.ncells; i++)

@@ -26,6 +26,7 @@
 #define NUMASIM_PROBE_H
 
 #include "err.h"
+#include "host.h"
 #include "platform.h"
 
 #include <stdio.h>
@@ -48,10 +49,12 @@ typedef struct {
 /* The CSV header (no trailing newline). */
 extern const char *const probe_csv_header;
 
-/* Runs every probe on platform p, reps repetitions each (>= 1), in this
- * process (one machine_run: SimGrid allows one engine per process). Returns
- * 0 with r filled (free with probe_result_free), or -1 with e. */
-int probe_run(platform_t *p, int reps, const char *argv0, probe_result_t *r, err_t *e);
+/* Runs every probe, reps repetitions each (>= 1), in this process: on the
+ * simulated platform p (one machine_run: SimGrid allows one engine per
+ * process), or natively on host when it is not NULL (p is then ignored).
+ * Returns 0 with r filled (free with probe_result_free), or -1 with e. */
+int probe_run(platform_t *p, host_t *host, int reps, const char *argv0, probe_result_t *r,
+              err_t *e);
 void probe_result_free(probe_result_t *r);
 
 /* Writes the rows as CSV to f (header first); platform names the platform

@@ -528,7 +528,7 @@ static void *thread_main(void *arg)
         if (c->prog)
             c->prog((cpu_t *)c, c->arg);
         /* Nothing left to run: take ticks until the machine stops. */
-        while (!n_stopping((cpu_t *)c)) {
+        while (m->tick_fn && !n_stopping((cpu_t *)c)) {
             cycles_pause();
             check_abort(c);
         }
