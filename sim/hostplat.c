@@ -211,6 +211,9 @@ static const default_t kDefaults[] = {
      "estimate: on Ice Lake a remote dirty line costs less than remote DRAM, so no extra"},
     {"inval_node_cycles", 200, "one-way compare-and-swap hand-off, ~200 cycles measured"},
     {"relax_cycles", 40, "estimate: one pause instruction"},
+    {"insn_cycles", 4,
+     "a starting point (whole cycles: the fit needs room to move): numasim tune fits it to the "
+     "probe 'timer_ops' (scripts/validate)"},
 };
 #define NDEFAULTS (int)(sizeof kDefaults / sizeof *kDefaults)
 

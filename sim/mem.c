@@ -56,7 +56,7 @@ struct mem {
     line_t *lines;
     uint64_t nlines, cap_lines;
     lvec_t *held; /* [ncpus] */
-    uint32_t c_hit, c_atomic, c_local, c_c2c, c_dirty, c_inval;
+    uint32_t c_hit, c_atomic, c_local, c_c2c, c_dirty, c_inval, c_insn;
     uint32_t jitter;
     gsl_rng *rng;
     uint64_t count[MEM_NKINDS];
@@ -97,6 +97,7 @@ mem_t *mem_create(const platform_t *p)
     m->c_c2c = cyc(p->costs.c2c_node_cycles);
     m->c_dirty = cyc(p->costs.remote_dirty_cycles);
     m->c_inval = cyc(p->costs.inval_node_cycles);
+    m->c_insn = cyc(p->costs.insn_cycles);
     m->cap_lines = 1024;
     m->lines = calloc(m->cap_lines, sizeof *m->lines);
     m->words = calloc(m->cap_lines * m->words_per_line, sizeof *m->words);
@@ -364,6 +365,7 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
         l->dirty = 1;
         cost += op == MEM_RMW ? m->c_atomic : (kind == MEM_HIT ? m->c_hit : 0);
     }
+    cost += m->c_insn; /* the code around the access (0 but on measured hosts) */
     if (kind != MEM_HIT && m->jitter && m->rng)
         cost += (uint32_t)gsl_rng_uniform_int(m->rng, (unsigned long)m->jitter + 1);
     m->count[kind]++;

@@ -49,6 +49,15 @@ static const struct {
 };
 #define NREQUIRED (sizeof kRequired / sizeof kRequired[0])
 
+/* Zone props a platform may give; absent, they are 0. */
+static const struct {
+    const char *name;
+    size_t offset; /* into mem_costs_t */
+} kOptional[] = {
+    {"insn_cycles", offsetof(mem_costs_t, insn_cycles)},
+};
+#define NOPTIONAL (sizeof kOptional / sizeof kOptional[0])
+
 /* The value of child <prop id=ID>, malloc'd, or NULL; *line gets its line. */
 static char *child_prop(const xmlNode *n, const char *id, int *line)
 {
@@ -396,6 +405,16 @@ static int check_values(platform_t *p, err_t *e)
                                "property 'line_bytes' must be a power of two <= 4096");
             p->line_bytes = (int)v;
         }
+    }
+    for (size_t i = 0; i < NOPTIONAL; i++) {
+        platform_param_t *q = find_param(p, kOptional[i].name);
+        double v;
+        if (!q)
+            continue;
+        if (err_parse_double(q->value, &v) < 0 || v < 0)
+            return err_set(e, q->overridden ? "--set" : p->path, q->overridden ? 0 : q->line,
+                           "property '%s' must be a number >= 0, not '%s'", q->name, q->value);
+        *(double *)((char *)&p->costs + kOptional[i].offset) = v;
     }
     return 0;
 }

@@ -24,6 +24,7 @@
 #include "probe.h"
 #include "cpu.h"
 #include "native.h"
+#include "timer/timer.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -38,8 +39,14 @@ typedef enum {
     K_LOAD_DIRTY,
     K_STORE_INVAL,
     K_PP_LDST,
-    K_PP_CAS
+    K_PP_CAS,
+    K_TIMER_OPS
 } kind_t;
+
+/* Operations per sample of the cheap probes (hit, atomic_held, timer_ops):
+ * one of them alone is below the resolution of some hosts' counters (a
+ * virtual machine's TSC may advance by 20 at a time). */
+#define PROBE_BATCH 32
 
 typedef struct {
     kind_t kind;
@@ -56,6 +63,8 @@ typedef struct {
     int ncells, cap;
     cell_t *cells;
     maddr_t bar_count, bar_gen;
+    tcore_t *tc;   /* for timer_ops; its tick never comes */
+    maddr_t timer; /* timer_ops' timer, on CPU 0's node */
     int err;
 } probe_ctx_t;
 
@@ -105,6 +114,11 @@ static int pair_wanted(const platform_t *p, int a)
     return (long)p->nnodes * p->nnodes <= PROBE_ALL_PAIRS_MAX || a == 0;
 }
 
+static void no_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void *ctx)
+{
+    (void)c, (void)tc, (void)t, (void)data, (void)ctx;
+}
+
 static void setup(machine_t *m, void *arg)
 {
     probe_ctx_t *X = arg;
@@ -115,6 +129,9 @@ static void setup(machine_t *m, void *arg)
     add_cell(X, m, K_OVERHEAD, c0, c0, n0, 0);
     add_cell(X, m, K_HIT, c0, c0, n0, 0);
     add_cell(X, m, K_ATOMIC, c0, c0, n0, 0);
+    add_cell(X, m, K_TIMER_OPS, c0, c0, n0, 0);
+    X->tc = tcore_create(m, TIMER_CLASSIC, 0, 1ull << 50, 0);
+    X->timer = timer_alloc(X->tc, n0, tcore_register_fn(X->tc, no_fn, NULL), 0);
     for (int a = 0; a < p->nnodes; a++)
         for (int h = 0; h < p->nnodes; h++)
             if (pair_wanted(p, a))
@@ -167,10 +184,20 @@ static int is_sharer(const cell_t *k, int id, int ncpus)
 }
 
 /* Puts the line in the state the cell measures from. */
-static void prepare(cpu_t *c, const cell_t *k, int rep, int ncpus)
+static void timer_pair(cpu_t *c, const probe_ctx_t *X)
+{
+    mod_timer(c, X->tc, X->timer, read_jiffies(c, X->tc) + 100);
+    del_timer(c, X->tc, X->timer);
+}
+
+static void prepare(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep, int ncpus)
 {
     int id = cpu_id(c);
     switch (k->kind) {
+    case K_TIMER_OPS:
+        if (id == k->from)
+            timer_pair(c, X);
+        break;
     case K_HIT:
         if (id == k->from)
             cpu_read(c, k->line);
@@ -221,7 +248,7 @@ static void pingpong(cpu_t *c, cell_t *k, int reps)
 }
 
 /* The timed operation of the cell on its timing CPU. */
-static void measure(cpu_t *c, cell_t *k, int rep)
+static void measure(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
 {
     if (cpu_id(c) != k->from)
         return;
@@ -232,12 +259,20 @@ static void measure(cpu_t *c, cell_t *k, int rep)
     case K_OVERHEAD:
         break;
     case K_HIT:
+        for (int i = 0; i < PROBE_BATCH; i++)
+            cpu_read(c, k->line);
+        break;
     case K_LOAD_MEM:
     case K_LOAD_DIRTY:
         cpu_read(c, k->line);
         break;
     case K_ATOMIC:
-        cpu_fetch_add(c, k->line, 1);
+        for (int i = 0; i < PROBE_BATCH; i++)
+            cpu_fetch_add(c, k->line, 1);
+        break;
+    case K_TIMER_OPS:
+        for (int i = 0; i < PROBE_BATCH; i++)
+            timer_pair(c, X);
         break;
     case K_STORE_INVAL:
         cpu_write(c, k->line, (uint64_t)rep + 7);
@@ -262,12 +297,13 @@ static void program(cpu_t *c, void *arg)
         }
         for (int r = 0; r < X->reps; r++) {
             barrier(c, X);
-            prepare(c, k, r, n);
+            prepare(c, X, k, r, n);
             barrier(c, X);
-            measure(c, k, r);
+            measure(c, X, k, r);
         }
     }
     barrier(c, X);
+    machine_stop(cpu_machine(c)); /* timer_ops installed a tick */
 }
 
 static void start_programs(machine_t *m, void *arg)
@@ -281,9 +317,9 @@ static void start_programs(machine_t *m, void *arg)
 
 static const char *kind_name(const cell_t *k, char *buf, size_t n)
 {
-    static const char *const names[] = {"timer_overhead", "hit",         "atomic_held",
-                                        "load_mem",       "load_dirty",  "store_inval",
-                                        "pingpong_ldst",  "pingpong_cas"};
+    static const char *const names[] = {"timer_overhead", "hit",          "atomic_held",
+                                        "load_mem",       "load_dirty",   "store_inval",
+                                        "pingpong_ldst",  "pingpong_cas", "timer_ops"};
     if (k->kind == K_STORE_INVAL)
         snprintf(buf, n, "store_inval_%d", k->nsharers);
     else
@@ -309,6 +345,8 @@ static void collect(const probe_ctx_t *X, probe_result_t *r)
         const cell_t *k = &X->cells[i];
         for (int j = 0; j < reps; j++) {
             double v = k->kind == K_OVERHEAD ? k->sample[j] : k->sample[j] - overhead;
+            if (k->kind == K_HIT || k->kind == K_ATOMIC || k->kind == K_TIMER_OPS)
+                v /= PROBE_BATCH;
             s[j] = v > 0 ? v : 0;
         }
         gsl_sort(s, 1, (size_t)reps);
@@ -341,6 +379,7 @@ int probe_run(platform_t *p, host_t *host, int reps, const char *argv0, probe_re
         collect(&X, r);
     for (int i = 0; i < X.ncells; i++)
         free(X.cells[i].sample);
+    tcore_destroy(X.tc);
     free(X.cells);
     return rc;
 }

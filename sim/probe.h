@@ -11,8 +11,11 @@
  * Probes (from = the CPU that times; to = the other party; nodes are theirs,
  * except for load_mem where to_node is the home node of the line):
  *   timer_overhead   cpu_now(); cpu_now(); (subtracted from every other sample)
- *   hit              a load of a line the CPU holds
- *   atomic_held      fetch-and-add on a line the CPU holds modified
+ *   hit              a load of a line the CPU holds (per load, of 32 timed together)
+ *   atomic_held      fetch-and-add on a line the CPU holds modified (per op, of 32)
+ *   timer_ops        mod_timer then del_timer of a timer on the CPU's own base,
+ *                    all warm (2.6.6 core; per pair, of 32): what the timer code
+ *                    costs besides its misses, for the insn_cycles term
  *   load_mem         flush the cache, then load a line homed on to_node
  *   load_dirty       load a line modified in to_cpu's cache (homed on to_node)
  *   store_inval_K    store to a line the CPU shares with K other CPUs

@@ -40,8 +40,12 @@ got_exit=$(sed -n 's/.*id="exit0"[^>]*latency="\([^"]*\)s".*/\1/p' tuned.xml)
 within "$got_mem" "$mem" 0.03 || fail "mem_local_cycles $got_mem, want $mem"
 within "$got_dirty" "$dirty" 0.03 || fail "remote_dirty_cycles $got_dirty, want $dirty"
 within "$got_exit" "$exitl" 0.03 || fail "link.exit $got_exit, want $exitl"
-echo "$out" | awk '$NF ~ /%$/ && $1 ~ /^(hit|atomic|load|store|pingpong)/ { e = $NF; sub(/%/, "", e); e += 0; if (e > 2 || e < -2) { print; bad = 1 } } END { exit bad }' ||
-    fail "cells off by more than 2%: $out"
+# A ping-pong ends when the waiting CPU's next poll sees the flag: a poll is
+# one hit plus one relax (26 cycles on fat4), so a round trip moves by that
+# step when a parameter moves the phase; those cells get 5%.
+echo "$out" | awk '$NF ~ /%$/ && $1 ~ /^(hit|atomic|timer|load|store|pingpong)/ { e = $NF; sub(/%/, "", e); e += 0;
+    t = $1 ~ /^pingpong/ ? 5 : 2; if (e > t || e < -t) { print; bad = 1 } } END { exit bad }' ||
+    fail "cells off by more than 2% (ping-pong 5%): $out"
 echo "$out" | grep -q '^rms relative error' || fail "no error summary: $out"
 grep -q 'tuned by numasim tune .* to probe cells' tuned.xml || fail "no tuning comment in tuned.xml"
 run platform tuned.xml
