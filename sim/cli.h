@@ -15,5 +15,7 @@ int cli_platform(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_tune(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_merge(int argc, char **argv);
+int cli_slurm(int argc, char **argv);
 
 #endif
