@@ -14,7 +14,7 @@
 
 static void merge_usage(FILE *f)
 {
-    fprintf(f, "usage: numasim merge -o OUT.csv [-q] PART...\n"
+    fprintf(f, "usage: numasim merge -o OUT.csv [--slices N] [-q] PART...\n"
                "\n"
                "Checks that the parts written by `numasim run --slice I/N` belong to one\n"
                "scenario and configuration and to this numasim version, that they hold every\n"
@@ -23,6 +23,8 @@ static void merge_usage(FILE *f)
                "ARGS are the slices' arguments without --slice, -o and --jobs.\n"
                "\n"
                "  -o OUT.csv     the merged CSV (required)\n"
+               "  --slices N     expect N slices (then no PART at all is a list of\n"
+               "                 missing slices, not a usage error)\n"
                "  -q, --quiet    no summary table\n"
                "\n"
                "On any problem: one line naming the part, or the slices to rerun, on stderr,\n"
@@ -39,10 +41,12 @@ int cli_merge(int argc, char **argv)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"quiet", no_argument, NULL, 'q'},
+                                         {"slices", required_argument, NULL, 'n'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *out = NULL;
     int quiet = 0, o;
+    long nslices = 0;
     optind = 1;
     while ((o = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         switch (o) {
@@ -51,6 +55,12 @@ int cli_merge(int argc, char **argv)
             break;
         case 'q':
             quiet = 1;
+            break;
+        case 'n':
+            if (err_parse_long(optarg, &nslices) < 0 || nslices < 1 || nslices > 100000000) {
+                fprintf(stderr, "--slices: expected a whole number from 1, not '%s'\n", optarg);
+                return ERR_EXIT;
+            }
             break;
         case 'h':
             merge_usage(stdout);
@@ -65,12 +75,12 @@ int cli_merge(int argc, char **argv)
         return ERR_EXIT;
     }
     int n = argc - optind;
-    if (n < 1) {
+    if (n < 1 && !nslices) {
         fprintf(stderr, "numasim merge: no part files given (see --help)\n");
         return ERR_EXIT;
     }
-    part_t **parts = calloc((size_t)n, sizeof *parts);
-    int *trunc = calloc((size_t)n, sizeof *trunc);
+    part_t **parts = calloc((size_t)n + 1, sizeof *parts);
+    int *trunc = calloc((size_t)n + 1, sizeof *trunc);
     if (!parts || !trunc)
         abort();
     err_t e = {{0}};
@@ -83,7 +93,8 @@ int cli_merge(int argc, char **argv)
         }
     }
     part_t *m = NULL;
-    if (rc == 0 && !(m = part_merge(parts, (const char *const *)argv + optind, trunc, n, &e))) {
+    if (rc == 0 &&
+        !(m = part_merge(parts, (const char *const *)argv + optind, trunc, n, (int)nslices, &e))) {
         fprintf(stderr, "%s\n", e.msg);
         rc = ERR_EXIT;
     }

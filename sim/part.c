@@ -388,15 +388,20 @@ static void add_slice(char *buf, size_t n, int i)
 }
 
 part_t *part_merge(part_t *const *parts, const char *const *paths, const int *truncated, int n,
-                   err_t *e)
+                   int nslices, err_t *e)
 {
-    if (n < 1) {
+    if (n < 1 && nslices < 1) {
         err_set(e, NULL, 0, "numasim merge: no part files given");
         return NULL;
     }
-    const part_t *r = parts[0];
+    const part_t *r = n ? parts[0] : NULL;
     for (int i = 0; i < n; i++) {
         const part_t *p = parts[i];
+        if (nslices > 0 && p->nslices != nslices) {
+            err_set(e, paths[i], 0, "slice %d/%d, but --slices says %d slices", p->slice,
+                    p->nslices, nslices);
+            return NULL;
+        }
         if (strcmp(p->version, NUMASIM_VERSION) != 0) {
             err_set(e, paths[i], 0, "written by numasim %s, this is numasim %s: rerun its slice",
                     p->version, NUMASIM_VERSION);
@@ -422,7 +427,7 @@ part_t *part_merge(part_t *const *parts, const char *const *paths, const int *tr
                 return NULL;
             }
     }
-    int ns = r->nslices;
+    int ns = r ? r->nslices : nslices;
     char *have = calloc((size_t)ns, 1); /* 0 missing, 1 good, 2 truncated */
     if (!have)
         abort();

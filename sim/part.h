@@ -87,11 +87,13 @@ void part_free(part_t *p);
 /* Frees what p owns, not p itself (for a part on the stack). */
 void part_release(part_t *p);
 
-/* Checks parts [n] (read from paths[n]) and pools them into one part with
- * every combination filled, which the caller frees. On error returns NULL
- * with e (one line; for missing or truncated slices it names them all). */
+/* Checks parts [n] (read from paths[n], truncated[n] from part_read) and
+ * pools them into one part with every combination filled, which the caller
+ * frees. nslices > 0 is the expected slice count (then n may be 0), 0 takes
+ * it from the parts. On error returns NULL with e (one line; for missing or
+ * truncated slices it names them all). */
 part_t *part_merge(part_t *const *parts, const char *const *paths, const int *truncated, int n,
-                   err_t *e);
+                   int nslices, err_t *e);
 
 /* Writes the CSV header and one row per group of a complete part to csv;
  * if table is not NULL, also the human-readable summary lines to it. */
