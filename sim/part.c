@@ -223,7 +223,8 @@ part_t *part_read(const char *path, int *truncated, err_t *e)
     char *line = NULL, *fields[64], **big = NULL;
     size_t cap = 0, body_len = 0;
     ssize_t len;
-    int lineno = 0, ok = 0, *seen = NULL, count = 0, ngroups_cap = 0, groups_end = 0;
+    int lineno = 0, ok = 0, header_done = 0, *seen = NULL, count = 0, ngroups_cap = 0,
+        groups_end = 0;
     const char *why = "not a numasim part file";
     while ((len = getline(&line, &cap, f)) >= 0) {
         lineno++;
@@ -280,6 +281,7 @@ part_t *part_read(const char *path, int *truncated, err_t *e)
                 why = "malformed header";
                 break;
             }
+            header_done = lineno == 9;
             continue;
         }
         if (!strncmp(line, "body\t", 5)) {
@@ -356,7 +358,7 @@ part_t *part_read(const char *path, int *truncated, err_t *e)
     if (ferror(f)) {
         err_set(e, path, 0, "cannot read: %s", strerror(EIO));
         ok = 0;
-    } else if (!ok && (why == NULL || len < 0) && lineno >= 9) {
+    } else if (!ok && (why == NULL || len < 0) && header_done) {
         /* the header is whole, the rest stops early: a truncated part */
         *truncated = 1;
         err_set(e, path, 0, "truncated part (slice %d/%d, no end marker)", p->slice, p->nslices);
