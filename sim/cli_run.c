@@ -45,6 +45,10 @@ typedef struct {
 
 #define MAX_JOBS 256
 static volatile pid_t g_children[MAX_JOBS]; /* running simulations */
+/* The job table, also from a static: a child simulation exits while the
+ * parent's pointer may live only in a register, which valgrind's leak check
+ * in the child would report as lost. */
+static job_t *volatile g_jobs;
 
 static void on_signal(int sig)
 {
@@ -445,6 +449,7 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
         js = realloc(js, sizeof *js * (size_t)(njobs + n));
         if (!js)
             abort();
+        g_jobs = js;
         for (int pi = 0; pi < s->nplatforms; pi++)
             for (int si = 0; si < s->nstrategies; si++)
                 for (int ci = 0; ci < s->ncaches; ci++)
