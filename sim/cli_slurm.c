@@ -340,8 +340,18 @@ static int write_file(const char *path, const char *text)
     return 0;
 }
 
+/* mkdir -p path. Returns 0, or -1 with the message printed. */
 static int make_dir(const char *path)
 {
+    char buf[PATH_LEN + 64];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *c = buf + 1; *c; c++)
+        if (*c == '/') {
+            *c = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                break; /* reported below */
+            *c = '/';
+        }
     if (mkdir(path, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: cannot create directory: %s\n", path, strerror(errno));
         return -1;
