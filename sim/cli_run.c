@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cpu.h"
 #include "host.h"
+#include "part.h"
 #include "platform.h"
 #include "results.h"
 #include "run.h"
@@ -45,6 +46,10 @@ typedef struct {
 
 #define MAX_JOBS 256
 static volatile pid_t g_children[MAX_JOBS]; /* running simulations */
+/* The job table, also from a static: a child simulation exits while the
+ * parent's pointer may live only in a register, which valgrind's leak check
+ * in the child would report as lost. */
+static job_t *volatile g_jobs;
 
 /* --native: every scenario runs on this host instead of its platforms. */
 static host_t *g_host;
@@ -65,6 +70,7 @@ static void run_usage(FILE *f)
                "                   SCENARIO.ini...\n"
                "       numasim run --native [--cpus LIST] [--timeout S] [-o OUT.csv]\n"
                "                   [--set SECTION.KEY=VALUE]... SCENARIO.ini...\n"
+               "       numasim run --slice I/N [-o PART] [options as above] SCENARIO.ini\n"
                "\n"
                "Runs every platform x strategy x cache state (x seed, x sweep value) of each\n"
                "scenario and writes one CSV row per combination, cycles per del_timer_sync\n"
@@ -85,6 +91,11 @@ static void run_usage(FILE *f)
                "                       all); scenario CPU i is the i-th of them\n"
                "  --timeout S          with --native: stop a run whose calls make no progress\n"
                "                       for S seconds (default 30)\n"
+               "  --slice I/N          run only slice I (0 to N-1) of N: the combinations k\n"
+               "                       (platform x strategy x cache x sweep value x seed, in\n"
+               "                       run order) with k mod N = I, and write their raw result\n"
+               "                       to PART (default results/<name>.part-I-of-N), for\n"
+               "                       `numasim merge`; no CSV, no resolved configuration\n"
                "\n"
                "Keys, units and defaults: scenarios/README.md. Errors exit with code 2.\n");
 }
@@ -239,15 +250,30 @@ static int finish_job(job_t *j, const variant_t *vs)
     return 0;
 }
 
-static void write_resolved(FILE *f, const variant_t *v, int nv, int argc, char **argv)
+/* The resolved configuration's first line; the caller frees it. */
+static char *resolved_head(const variant_t *v)
 {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        abort();
+    fprintf(f, "; numasim %s: resolved configuration of scenario '%s' (%s)", NUMASIM_VERSION,
+            v[0].s->name, v[0].s->path);
+    fclose(f);
+    return buf;
+}
+
+/* The resolved configuration after its command line; the caller frees it. */
+static char *resolved_body(const variant_t *v, int nv)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        abort();
     const scenario_t *s = v[0].s;
-    fprintf(f, "; numasim %s: resolved configuration of scenario '%s' (%s)\n", NUMASIM_VERSION,
-            s->name, s->path);
-    fprintf(f, "; command: numasim");
-    for (int i = 0; i < argc; i++)
-        fprintf(f, " %s", argv[i]);
-    fprintf(f, "\n; platform paths are relative to the directory numasim ran in\n");
+    fprintf(f, "; platform paths are relative to the directory numasim ran in\n");
     char section[64] = "";
     for (int i = 0; i < s->nresolved; i++) {
         const scenario_kv_t *kv = &s->resolved[i];
@@ -273,7 +299,8 @@ static void write_resolved(FILE *f, const variant_t *v, int nv, int argc, char *
             f,
             "\n; run natively on this host (numasim run --native), not on the platforms above:\n");
         host_describe(g_host, f);
-        return;
+        fclose(f);
+        return buf;
     }
     for (int k = 0; k < s->nplatforms; k++) {
         const platform_t *p = v[0].plats[k];
@@ -282,6 +309,64 @@ static void write_resolved(FILE *f, const variant_t *v, int nv, int argc, char *
             fprintf(f, ";   %s = %s%s\n", p->params[i].name, p->params[i].value,
                     p->params[i].overridden ? "   (--set)" : "");
     }
+    fclose(f);
+    return buf;
+}
+
+/* argv joined by spaces, leaving out the options that only say where and how
+ * fast a slice runs (--slice, -o, --jobs and their values): what a slice
+ * records as the arguments of the equivalent plain run. */
+static char *slice_command(int argc, char **argv)
+{
+    static const char *const drop[] = {"slice", "output", "jobs"};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        abort();
+    int first = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int skip = 0, takes_next = 0;
+        if (!strcmp(a, "--")) {
+            skip = 0;
+        } else if (a[0] == '-' && a[1] == '-') {
+            size_t n = strcspn(a + 2, "=");
+            for (int d = 0; d < 3; d++)
+                if (n >= 2 && !strncmp(a + 2, drop[d], n)) {
+                    skip = 1;
+                    takes_next = a[2 + n] != '=';
+                }
+        } else if (a[0] == '-' && (a[1] == 'o' || a[1] == 'j')) {
+            skip = 1;
+            takes_next = a[2] == '\0';
+        }
+        if (skip) {
+            i += takes_next;
+            continue;
+        }
+        fprintf(f, "%s%s", first ? "" : " ", a);
+        first = 0;
+    }
+    fclose(f);
+    return buf;
+}
+
+/* The part's hash: the scenario file, every platform file, the resolved
+ * configuration and the row layout. Returns 0, or -1 with e. */
+static int hash_part(part_t *pt, const variant_t *vs, int nv, err_t *e)
+{
+    uint64_t h = PART_HASH_INIT;
+    if (part_hash_file(&h, vs[0].s->path, e) < 0)
+        return -1;
+    for (int k = 0; k < nv; k++)
+        for (int i = 0; i < vs[k].s->nplatforms; i++)
+            if (part_hash_file(&h, vs[k].plats[i]->path, e) < 0)
+                return -1;
+    h = part_hash(h, pt->head, strlen(pt->head));
+    h = part_hash(h, pt->body, strlen(pt->body));
+    pt->hash = part_hash_layout(h, pt);
+    return 0;
 }
 
 static void progress(int quiet, int done, int total, const char *name)
@@ -294,11 +379,48 @@ static void progress(int quiet, int done, int total, const char *name)
     fflush(stderr);
 }
 
+/* Fills pt's header, groups and (empty) combinations from the jobs. */
+static void fill_part(part_t *pt, const variant_t *vs, int nv, const job_t *js, int njobs)
+{
+    const scenario_t *base = vs[0].s;
+    snprintf(pt->version, sizeof pt->version, "%s", NUMASIM_VERSION);
+    snprintf(pt->scenario, sizeof pt->scenario, "%s", base->name);
+    snprintf(pt->sweep_key, sizeof pt->sweep_key, "%s", base->sweep_key ? base->sweep_key : "");
+    pt->ncombos = njobs;
+    pt->combos = calloc((size_t)(njobs ? njobs : 1), sizeof *pt->combos);
+    pt->groups = calloc((size_t)(njobs ? njobs : 1), sizeof *pt->groups);
+    if (!pt->combos || !pt->groups)
+        abort();
+    for (int a = 0; a < njobs;) {
+        const job_t *j = &js[a];
+        const variant_t *v = &vs[j->v];
+        int b = a;
+        while (b < njobs && js[b].v == j->v && js[b].plat == j->plat && js[b].strat == j->strat &&
+               js[b].cache == j->cache)
+            b++;
+        part_group_t *q = &pt->groups[pt->ngroups++];
+        const platform_t *p = v->plats[j->plat];
+        q->first = a;
+        q->n = b - a;
+        snprintf(q->platform, sizeof q->platform, "%s", p->name);
+        q->cpus = p->ncpus;
+        q->nodes = p->nnodes;
+        snprintf(q->strategy, sizeof q->strategy, "%s", strategy_name(j->strat));
+        snprintf(q->cache, sizeof q->cache, "%s", cache_state_name(v->s->caches[j->cache]));
+        q->seed = v->s->seed;
+        snprintf(q->sweep_value, sizeof q->sweep_value, "%s", v->sweep_value ? v->sweep_value : "");
+        a = b;
+    }
+    pt->head = resolved_head(vs);
+    pt->body = resolved_body(vs, nv);
+}
+
 static int run_scenario_file(const char *path, const char *out_opt, const char **sets, int nsets,
-                             int trace, int jobs, int quiet, int argc, char **argv)
+                             int trace, int jobs, int quiet, int slice, int nslices, int argc,
+                             char **argv)
 {
     err_t e = {{0}};
-    int rc = 0;
+    int rc = 0, sliced = slice >= 0; /* slice < 0: a plain run */
     scenario_t *base = scenario_load(path, sets, nsets, &e);
     if (!base) {
         fprintf(stderr, "%s\n", e.msg);
@@ -344,27 +466,10 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
             if (!vs[k].plats[i] || run_check(s, vs[k].plats[i], &e) < 0) {
                 fprintf(stderr, "%s\n", e.msg);
                 rc = ERR_EXIT;
-            } else {
+            } else if (!sliced) {
                 rc = fetch_routes(vs[k].plats[i]);
             }
         }
-    }
-
-    char out[4096];
-    if (out_opt)
-        snprintf(out, sizeof out, "%s", out_opt);
-    else
-        snprintf(out, sizeof out, "results/%s%s.csv", base->name, g_host ? "-host" : "");
-    FILE *csv = NULL, *conf = NULL;
-    char conf_path[4200];
-    snprintf(conf_path, sizeof conf_path, "%.*s.resolved.ini",
-             (int)(strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv") ? strlen(out) - 4
-                                                                             : strlen(out)),
-             out);
-    if (rc == 0 && (results_ensure_dir(out, &e) < 0 || !(csv = results_open(out, &e)) ||
-                    !(conf = results_open(conf_path, &e)))) {
-        fprintf(stderr, "%s\n", e.msg);
-        rc = ERR_EXIT;
     }
 
     /* All combinations, in output order. */
@@ -377,6 +482,7 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
         js = realloc(js, sizeof *js * (size_t)(njobs + n));
         if (!js)
             abort();
+        g_jobs = js;
         for (int pi = 0; pi < nplat; pi++)
             for (int si = 0; si < s->nstrategies; si++)
                 for (int ci = 0; ci < s->ncaches; ci++)
@@ -390,19 +496,67 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
                         j->seedi = di;
                     }
     }
+    part_t pt;
+    memset(&pt, 0, sizeof pt);
+    pt.slice = sliced ? slice : 0;
+    pt.nslices = nslices;
+    if (rc == 0) {
+        fill_part(&pt, vs, nv, js, njobs);
+        if (sliced) {
+            pt.command = slice_command(argc, argv);
+            if (hash_part(&pt, vs, nv, &e) < 0) {
+                fprintf(stderr, "%s\n", e.msg);
+                rc = ERR_EXIT;
+            }
+        }
+    }
+    /* A slice loads only the routes of the platforms it simulates. */
+    for (int a = 0; a < njobs && rc == 0 && sliced; a++) {
+        platform_t *p = vs[js[a].v].plats[js[a].plat];
+        if (part_slice_of(a, nslices) == slice && !p->node_lat)
+            rc = fetch_routes(p);
+    }
+
+    char out[4096];
+    if (out_opt)
+        snprintf(out, sizeof out, "%s", out_opt);
+    else if (sliced)
+        snprintf(out, sizeof out, "results/%s.part-%d-of-%d", base->name, slice, nslices);
+    else
+        snprintf(out, sizeof out, "results/%s%s.csv", base->name, g_host ? "-host" : "");
+    FILE *csv = NULL, *conf = NULL;
+    char conf_path[4200];
+    snprintf(conf_path, sizeof conf_path, "%.*s.resolved.ini",
+             (int)(strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv") ? strlen(out) - 4
+                                                                             : strlen(out)),
+             out);
+    if (rc == 0 && (results_ensure_dir(out, &e) < 0 || !(csv = results_open(out, &e)) ||
+                    (!sliced && !(conf = results_open(conf_path, &e))))) {
+        fprintf(stderr, "%s\n", e.msg);
+        rc = ERR_EXIT;
+    }
+
+    /* The combinations of this slice (all of them for a plain run). */
+    int nmine = 0;
+    int *mine = malloc(sizeof *mine * (size_t)(njobs ? njobs : 1));
+    if (!mine)
+        abort();
+    for (int a = 0; a < njobs; a++)
+        if (!sliced || part_slice_of(a, nslices) == slice)
+            mine[nmine++] = a;
     int next = 0, done = 0, running = 0;
     int *slot = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *slot);
-    while (rc == 0 && done < njobs) {
-        while (running < jobs && next < njobs) {
-            start_job(&js[next], vs, trace);
-            slot[running++] = next++;
+    while (rc == 0 && done < nmine) {
+        while (running < jobs && next < nmine) {
+            start_job(&js[mine[next]], vs, trace);
+            slot[running++] = mine[next++];
         }
         /* Finish in start order: keeps stderr (traces) in a stable order. */
         int jr = finish_job(&js[slot[0]], vs);
         memmove(slot, slot + 1, sizeof *slot * (size_t)(running - 1));
         running--;
         done++;
-        progress(quiet, done, njobs, base->name);
+        progress(quiet, done, nmine, base->name);
         if (jr)
             rc = jr;
     }
@@ -411,60 +565,48 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
         waitpid(js[slot[--running]].pid, &st, 0);
     }
     free(slot);
+    free(mine);
+    for (int a = 0; a < njobs && rc == 0; a++) {
+        part_combo_t *c = &pt.combos[a];
+        c->ncalls = js[a].ok ? js[a].ncalls : -1;
+        c->cycles = js[a].cycles;
+        js[a].cycles = NULL;
+        c->violations = js[a].violations;
+        c->oopses = js[a].oopses;
+        c->bugs = js[a].bugs;
+        c->uaf = js[a].uaf;
+        c->accesses = js[a].accesses;
+        c->sim_cycles = js[a].sim_cycles;
+    }
 
-    if (rc == 0) {
-        fprintf(csv, "%s\n", results_header);
+    if (rc == 0 && sliced) {
+        FILE *f = csv;
+        csv = NULL;
+        if (part_write(f, &pt) < 0 || results_commit(f, out, &e) < 0) {
+            if (!*e.msg)
+                err_set(&e, out, 0, "cannot write");
+            fprintf(stderr, "%s\n", e.msg);
+            rc = ERR_EXIT;
+        } else if (!quiet) {
+            printf("%s: slice %d/%d, %d of %d combinations -> %s\n", base->name, slice, nslices,
+                   nmine, njobs, out);
+        }
+    } else if (rc == 0) {
         if (!quiet)
             printf("%s (%s):\n%-8s %-14s %-5s %12s %10s %10s %7s%s%s\n", base->name, out,
                    "platform", "strategy", "cache", "mean_cycles", "p95", "violations", "oopses",
                    base->sweep_key ? "  " : "", base->sweep_key ? base->sweep_key : "");
-        for (int a = 0; a < njobs;) {
-            job_t *j = &js[a];
-            const variant_t *v = &vs[j->v];
-            int b = a;
-            size_t total = 0;
-            while (b < njobs && js[b].v == j->v && js[b].plat == j->plat &&
-                   js[b].strat == j->strat && js[b].cache == j->cache)
-                total += (size_t)js[b++].ncalls;
-            result_row_t row;
-            memset(&row, 0, sizeof row);
-            uint64_t *all = malloc(sizeof *all * (total ? total : 1));
-            size_t off = 0;
-            for (int i = a; i < b; i++) {
-                memcpy(all + off, js[i].cycles, sizeof *all * (size_t)js[i].ncalls);
-                off += (size_t)js[i].ncalls;
-                row.violations += js[i].violations;
-                row.oopses += js[i].oopses;
-                row.bugs += js[i].bugs;
-                row.uaf += js[i].uaf;
-                row.sim_cycles += js[i].sim_cycles;
-                row.accesses += js[i].accesses;
-                row.seeds_violating += js[i].violations > 0;
-            }
-            results_stats(&row, all, total);
-            free(all);
-            const platform_t *p = v->plats[j->plat];
-            snprintf(row.scenario, sizeof row.scenario, "%s", base->name);
-            snprintf(row.platform, sizeof row.platform, "%s", p->name);
-            snprintf(row.strategy, sizeof row.strategy, "%s", strategy_name(j->strat));
-            snprintf(row.cache, sizeof row.cache, "%s", cache_state_name(v->s->caches[j->cache]));
-            row.cpus = p->ncpus;
-            row.nodes = p->nnodes;
-            row.seed = v->s->seed;
-            row.seeds = b - a;
-            snprintf(row.sweep_key, sizeof row.sweep_key, "%s",
-                     base->sweep_key ? base->sweep_key : "");
-            snprintf(row.sweep_value, sizeof row.sweep_value, "%s",
-                     v->sweep_value ? v->sweep_value : "");
-            results_print_row(csv, &row);
-            if (!quiet)
-                printf("%-8s %-14s %-5s %12.1f %10.1f %10llu %7llu%s%s\n", row.platform,
-                       row.strategy, row.cache, row.mean, row.p95,
-                       (unsigned long long)row.violations, (unsigned long long)row.oopses,
-                       *row.sweep_value ? "  " : "", row.sweep_value);
-            a = b;
-        }
-        write_resolved(conf, vs, nv, argc, argv);
+        part_write_rows(&pt, csv, quiet ? NULL : stdout);
+        char *cmd = NULL;
+        size_t cmdlen = 0;
+        FILE *cf = open_memstream(&cmd, &cmdlen);
+        if (!cf)
+            abort();
+        for (int i = 0; i < argc; i++)
+            fprintf(cf, "%s%s", i ? " " : "", argv[i]);
+        fclose(cf);
+        part_write_resolved(&pt, conf, cmd);
+        free(cmd);
         /* The configuration first, the CSV last: a CSV under its final name
          * always has its configuration beside it. */
         FILE *c = conf;
@@ -488,6 +630,7 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
         results_abort(conf, conf_path);
     for (int i = 0; i < njobs; i++)
         free(js[i].cycles);
+    part_release(&pt);
     free(js);
     for (int k = 0; k < nv; k++) {
         if (vs[k].plats && !g_host)
@@ -507,17 +650,23 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
 
 int cli_run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'}, {"set", required_argument, NULL, 's'},
-        {"trace", no_argument, NULL, 't'},        {"jobs", required_argument, NULL, 'j'},
-        {"quiet", no_argument, NULL, 'q'},        {"native", no_argument, NULL, 'N'},
-        {"cpus", required_argument, NULL, 'C'},   {"timeout", required_argument, NULL, 'T'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"set", required_argument, NULL, 's'},
+                                         {"trace", no_argument, NULL, 't'},
+                                         {"jobs", required_argument, NULL, 'j'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"native", no_argument, NULL, 'N'},
+                                         {"cpus", required_argument, NULL, 'C'},
+                                         {"timeout", required_argument, NULL, 'T'},
+                                         {"slice", required_argument, NULL, 'S'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     const char *out = NULL;
     const char **sets = calloc((size_t)argc, sizeof *sets);
-    int nsets = 0, trace = 0, quiet = 0, native = 0, o;
+    int nsets = 0, trace = 0, quiet = 0, native = 0, o, slice = -1, nslices = 1;
     const char *cpus = NULL;
     long timeout = 30;
+    err_t e = {{0}};
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
     optind = 1;
     while ((o = getopt_long(argc, argv, "o:s:j:qh", opts, NULL)) != -1) {
@@ -543,6 +692,13 @@ int cli_run(int argc, char **argv)
         case 'T':
             if (err_parse_long(optarg, &timeout) < 0 || timeout < 1 || timeout > 86400) {
                 fprintf(stderr, "--timeout: expected seconds from 1 to 86400, not '%s'\n", optarg);
+                free(sets);
+                return ERR_EXIT;
+            }
+            break;
+        case 'S':
+            if (part_parse_slice(optarg, &slice, &nslices, &e) < 0) {
+                fprintf(stderr, "%s\n", e.msg);
                 free(sets);
                 return ERR_EXIT;
             }
@@ -587,7 +743,6 @@ int cli_run(int argc, char **argv)
         return ERR_EXIT;
     }
     if (native) {
-        err_t e = {{0}};
         g_host = host_open(cpus, &e);
         if (!g_host) {
             fprintf(stderr, "%s\n", e.msg);
@@ -597,11 +752,23 @@ int cli_run(int argc, char **argv)
         g_native.timeout_s = (int)timeout;
         jobs = 1; /* a native run needs every CPU it uses */
     }
+    if (slice >= 0 && native) {
+        fprintf(stderr,
+                "numasim run: --slice is for simulations; it is not available with --native\n");
+        free(sets);
+        return ERR_EXIT;
+    }
+    if (slice >= 0 && argc - optind > 1) {
+        fprintf(stderr, "numasim run: --slice takes one scenario file, %d given\n", argc - optind);
+        free(sets);
+        return ERR_EXIT;
+    }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int rc = 0;
     for (int i = optind; i < argc && rc == 0; i++)
-        rc = run_scenario_file(argv[i], out, sets, nsets, trace, (int)jobs, quiet, argc, argv);
+        rc = run_scenario_file(argv[i], out, sets, nsets, trace, (int)jobs, quiet, slice, nslices,
+                               argc, argv);
     free(sets);
     host_close(g_host);
     g_host = NULL;
