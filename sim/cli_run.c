@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,12 +36,20 @@ typedef struct {
     uint64_t *cycles;
     int ncalls;
     uint64_t violations, oopses, bugs, uaf, accesses, sim_cycles;
+    cpu_anatomy_t anatomy;
     int ok;
 } job_t;
+
+/* --paje: where the traces go, and how many measured calls each shows. */
+typedef struct {
+    const char *dir;
+    int calls;
+} paje_opt_t;
 
 typedef struct {
     int ncalls, rc;
     uint64_t violations, oopses, bugs, uaf, accesses, switches, sim_cycles;
+    cpu_anatomy_t anatomy;
     char msg[1024];
 } wire_t;
 
@@ -67,7 +76,7 @@ static void on_signal(int sig)
 static void run_usage(FILE *f)
 {
     fprintf(f, "usage: numasim run [-o OUT.csv] [--set SECTION.KEY=VALUE]... [--trace] [--jobs N]\n"
-               "                   SCENARIO.ini...\n"
+               "                   [--paje DIR [--paje-calls N]] SCENARIO.ini...\n"
                "       numasim run --native [--cpus LIST] [--timeout S] [-o OUT.csv]\n"
                "                   [--set SECTION.KEY=VALUE]... SCENARIO.ini...\n"
                "       numasim run --slice I/N [-o PART] [options as above] SCENARIO.ini\n"
@@ -82,6 +91,10 @@ static void run_usage(FILE *f)
                "                       platform property (or link.CLASS latency) for this run\n"
                "  --trace              print the events before each combination's first\n"
                "                       violation (simulated time, CPU, event) on stderr\n"
+               "  --paje DIR           also write a Paje trace (ViTE, pajeng) of each\n"
+               "                       combination into DIR, named\n"
+               "                       SCENARIO-PLATFORM-STRATEGY-CACHE[-SWEEP][-sSEED].paje\n"
+               "  --paje-calls N       measured calls each trace shows (default 3)\n"
                "  --jobs N             simulations run at once (default: number of CPUs)\n"
                "  -q, --quiet          no progress line and no summary\n"
                "  --native             run on this host's CPUs and memory instead of the\n"
@@ -147,8 +160,49 @@ static int fetch_routes(platform_t *p)
     return rc;
 }
 
-/* Runs job j in a child; its results go to j->out (a temporary file). */
-static void start_job(job_t *j, variant_t *vs, int trace)
+/* The trace file of job j: DIR/SCENARIO-PLATFORM-STRATEGY-CACHE[-SWEEP][-sSEED].paje */
+static void paje_name(char *buf, size_t size, const paje_opt_t *po, const job_t *j,
+                      const variant_t *vs)
+{
+    const variant_t *v = &vs[j->v];
+    char sweep[160] = "", seed[32] = "";
+    if (v->sweep_value)
+        snprintf(sweep, sizeof sweep, "-%s", v->sweep_value);
+    if (v->s->seeds > 1)
+        snprintf(seed, sizeof seed, "-s%lu", v->s->seed + (unsigned long)j->seedi);
+    snprintf(buf, size, "%s/%s-%s-%s-%s%s%s.paje", po->dir, v->s->name, v->plats[j->plat]->name,
+             strategy_name(j->strat), cache_state_name(v->s->caches[j->cache]), sweep, seed);
+}
+
+/* Creates DIR if missing and checks that a file can be written in it.
+ * Returns 0, or ERR_EXIT with the message printed. */
+static int paje_check_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0) {
+        fprintf(stderr, "%s: cannot create the trace directory: %s\n", dir, strerror(errno));
+        return ERR_EXIT;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: not a directory (--paje)\n", dir);
+        return ERR_EXIT;
+    }
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/.numasim-probe.%ld", dir, (long)getpid());
+    FILE *f = fopen(probe, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write a trace here: %s\n", dir, strerror(errno));
+        return ERR_EXIT;
+    }
+    fclose(f);
+    unlink(probe);
+    return 0;
+}
+
+/* Runs job j in a child; its results go to j->out (a temporary file). With
+ * po->dir, SimGrid writes the trace to a temporary name, renamed once the
+ * simulation returned: a trace under its final name is complete. */
+static void start_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
 {
     variant_t *v = &vs[j->v];
     j->out = tmpfile();
@@ -188,10 +242,24 @@ static void start_job(job_t *j, variant_t *vs, int trace)
     if (trace)
         fprintf(stderr, "== trace: %s, %s, %s, %s, seed %lu\n", v->s->name, r.p->name,
                 strategy_name(r.strategy), cache_state_name(r.cache), r.seed);
+    char paje_final[4200], paje_tmp[4300];
+    if (po->dir) {
+        paje_name(paje_final, sizeof paje_final, po, j, vs);
+        snprintf(paje_tmp, sizeof paje_tmp, "%s.tmp.%ld", paje_final, (long)getpid());
+        r.paje = paje_tmp;
+        r.paje_calls = po->calls;
+    }
     err_t e = {{0}};
     wire_t w;
     memset(&w, 0, sizeof w);
     w.rc = run_one(&r, "numasim", &e);
+    if (po->dir && (w.rc != 0 || rename(paje_tmp, paje_final) != 0)) {
+        if (w.rc == 0) {
+            snprintf(e.msg, sizeof e.msg, "%.900s: %s", paje_final, strerror(errno));
+            w.rc = -1;
+        }
+        unlink(paje_tmp);
+    }
     snprintf(w.msg, sizeof w.msg, "%s", e.msg);
     w.ncalls = r.ncalls;
     w.violations = r.violations;
@@ -201,6 +269,7 @@ static void start_job(job_t *j, variant_t *vs, int trace)
     w.accesses = r.accesses;
     w.switches = r.switches;
     w.sim_cycles = r.sim_cycles;
+    w.anatomy = r.anatomy;
     fwrite(&w, sizeof w, 1, j->out);
     fwrite(r.cycles, sizeof *r.cycles, (size_t)r.ncalls, j->out);
     fflush(j->out);
@@ -246,6 +315,7 @@ static int finish_job(job_t *j, const variant_t *vs)
     j->uaf = w.uaf;
     j->accesses = w.accesses;
     j->sim_cycles = w.sim_cycles;
+    j->anatomy = w.anatomy;
     j->ok = 1;
     return 0;
 }
@@ -416,8 +486,8 @@ static void fill_part(part_t *pt, const variant_t *vs, int nv, const job_t *js, 
 }
 
 static int run_scenario_file(const char *path, const char *out_opt, const char **sets, int nsets,
-                             int trace, int jobs, int quiet, int slice, int nslices, int argc,
-                             char **argv)
+                             int trace, const paje_opt_t *po, int jobs, int quiet, int slice,
+                             int nslices, int argc, char **argv)
 {
     err_t e = {{0}};
     int rc = 0, sliced = slice >= 0; /* slice < 0: a plain run */
@@ -548,7 +618,7 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
     int *slot = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *slot);
     while (rc == 0 && done < nmine) {
         while (running < jobs && next < nmine) {
-            start_job(&js[mine[next]], vs, trace);
+            start_job(&js[mine[next]], vs, trace, po);
             slot[running++] = mine[next++];
         }
         /* Finish in start order: keeps stderr (traces) in a stable order. */
@@ -577,6 +647,7 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
         c->uaf = js[a].uaf;
         c->accesses = js[a].accesses;
         c->sim_cycles = js[a].sim_cycles;
+        c->anatomy = js[a].anatomy;
     }
 
     if (rc == 0 && sliced) {
@@ -659,6 +730,8 @@ int cli_run(int argc, char **argv)
                                          {"cpus", required_argument, NULL, 'C'},
                                          {"timeout", required_argument, NULL, 'T'},
                                          {"slice", required_argument, NULL, 'S'},
+                                         {"paje", required_argument, NULL, 'P'},
+                                         {"paje-calls", required_argument, NULL, 'K'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *out = NULL;
@@ -668,6 +741,9 @@ int cli_run(int argc, char **argv)
     long timeout = 30;
     err_t e = {{0}};
     long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    long pcalls = 0;
+    int pcalls_set = 0;
+    paje_opt_t po = {NULL, 3};
     optind = 1;
     while ((o = getopt_long(argc, argv, "o:s:j:qh", opts, NULL)) != -1) {
         switch (o) {
@@ -702,6 +778,20 @@ int cli_run(int argc, char **argv)
                 free(sets);
                 return ERR_EXIT;
             }
+            break;
+        case 'P':
+            po.dir = optarg;
+            break;
+        case 'K':
+            if (err_parse_long(optarg, &pcalls) < 0 || pcalls < 1 || pcalls > 1000000) {
+                fprintf(stderr,
+                        "--paje-calls: expected a whole number from 1 to 1000000, not '%s'\n",
+                        optarg);
+                free(sets);
+                return ERR_EXIT;
+            }
+            po.calls = (int)pcalls;
+            pcalls_set = 1;
             break;
         case 'j':
             if (err_parse_long(optarg, &jobs) < 0 || jobs < 1 || jobs > MAX_JOBS) {
@@ -763,12 +853,27 @@ int cli_run(int argc, char **argv)
         free(sets);
         return ERR_EXIT;
     }
+    if (native && po.dir) {
+        fprintf(stderr,
+                "numasim run: --paje is for simulations; it is not available with --native\n");
+        free(sets);
+        return ERR_EXIT;
+    }
+    if (pcalls_set && !po.dir) {
+        fprintf(stderr, "numasim run: --paje-calls needs --paje DIR\n");
+        free(sets);
+        return ERR_EXIT;
+    }
+    if (po.dir && paje_check_dir(po.dir) != 0) {
+        free(sets);
+        return ERR_EXIT;
+    }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int rc = 0;
     for (int i = optind; i < argc && rc == 0; i++)
-        rc = run_scenario_file(argv[i], out, sets, nsets, trace, (int)jobs, quiet, slice, nslices,
-                               argc, argv);
+        rc = run_scenario_file(argv[i], out, sets, nsets, trace, &po, (int)jobs, quiet, slice,
+                               nslices, argc, argv);
     free(sets);
     host_close(g_host);
     g_host = NULL;

@@ -23,6 +23,7 @@
 #include "cpu.h"
 
 #include "machine/machine_backend.h"
+#include "paje.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -50,6 +51,7 @@ struct cpu {
     sg_sem_t sem;
     int watching, woken;
     uint64_t watch_line, watch_t0, watch_iter, resume;
+    cpu_anatomy_t an;
 };
 
 struct machine {
@@ -73,9 +75,21 @@ struct machine {
     uint64_t accesses, switches, batched;
     int nwatch;
     int *watchers; /* CPUs in cpu_spin_while_eq's fast-forward */
+    paje_t *paje;  /* NULL unless a Paje trace is written */
+    int ended;     /* CPUs whose actor is done */
 };
 
+static void sim_state_push(cpu_t *c, const char *name);
+static void sim_state_pop(cpu_t *c);
+
 static machine_t *g_machine; /* the one machine of this process */
+static int g_paje_calls;     /* the window of a requested trace */
+
+void machine_request_paje(const char *file, int calls)
+{
+    paje_request(file);
+    g_paje_calls = calls;
+}
 
 /* --- the heap of next keys --- */
 
@@ -156,12 +170,18 @@ static void sync_step(cpu_t *c)
 static void take_tick(cpu_t *c)
 {
     machine_t *m = c->m;
+    uint64_t t0 = c->now;
     c->next_tick += m->tick_period;
     c->in_irq++;
     c->irq_off++;
+    sim_state_push(c, "tick");
     m->tick_fn(c, m->tick_arg);
+    sim_state_pop(c);
     c->irq_off--;
     c->in_irq--;
+    c->an.ticks++;
+    if (!c->in_irq)
+        c->an.tick_cycles += c->now - t0; /* outermost only: a nested tick is inside */
 }
 
 static int tick_due(const cpu_t *c, uint64_t at)
@@ -206,12 +226,24 @@ static void wake_watchers(machine_t *m, cpu_t *w, uint64_t line, uint64_t start)
 
 /* --- steps --- */
 
+/* Pays one access that starts at c->now, and counts it by kind. */
+static void pay(cpu_t *c, maddr_t a, mem_op_t op)
+{
+    mem_kind_t kind;
+    uint32_t cost = mem_access(c->m->mem, c->id, a, op, &kind);
+    c->an.n[kind]++;
+    c->an.cycles[kind] += cost;
+    if (c->m->paje)
+        paje_miss(c->m->paje, c->id, c->now, kind, cost);
+    c->now += cost;
+}
+
 static void step(cpu_t *c, maddr_t a, mem_op_t op)
 {
     poll_irq(c);
     sync_step(c);
     uint64_t start = c->now; /* the write takes effect here, as in the slow path */
-    c->now += mem_access(c->m->mem, c->id, a, op, NULL);
+    pay(c, a, op);
     c->m->accesses++;
     if (c->m->nwatch)
         wake_watchers(c->m, c, mem_line_of(c->m->mem, a), start);
@@ -222,7 +254,7 @@ static uint64_t sim_read(cpu_t *c, maddr_t a)
     poll_irq(c);
     sync_step(c);
     uint64_t v = mem_peek(c->m->mem, a); /* the value at the access's start */
-    c->now += mem_access(c->m->mem, c->id, a, MEM_READ, NULL);
+    pay(c, a, MEM_READ);
     c->m->accesses++;
     return v;
 }
@@ -264,10 +296,12 @@ static void sim_work(cpu_t *c, uint64_t cycles)
         if (tick_due(c, c->now + cycles)) {
             uint64_t d = c->next_tick > c->now ? c->next_tick - c->now : 0;
             c->now += d;
+            c->an.work_cycles += d;
             cycles -= d;
             take_tick(c);
         } else {
             c->now += cycles;
+            c->an.work_cycles += cycles;
             cycles = 0;
         }
     }
@@ -315,7 +349,11 @@ static void fast_forward(cpu_t *c, maddr_t a)
     }
     uint64_t until = c->woken ? c->resume : wake;
     if (until != UINT64_MAX && until > t0) {
-        m->batched += (until - t0) / iter;
+        uint64_t k = (until - t0) / iter, relax = (uint64_t)(m->p->costs.relax_cycles + 0.5);
+        m->batched += k;
+        c->an.n[MEM_HIT] += k; /* the skipped iterations, as if they had run */
+        c->an.cycles[MEM_HIT] += k * (iter - relax);
+        c->an.relax_cycles += k * relax;
         c->now = until;
     }
 }
@@ -324,10 +362,13 @@ static void sim_relax(cpu_t *c);
 
 static uint64_t sim_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v)
 {
+    sim_state_push(c, "spin");
     for (;;) {
         uint64_t x = sim_read(c, a);
-        if (x != v)
+        if (x != v) {
+            sim_state_pop(c);
             return x;
+        }
         sim_relax(c);
         if (!c->m->always_yield && mem_holds(c->m->mem, c->id, a) && !tick_due(c, c->now))
             fast_forward(c, a);
@@ -336,7 +377,10 @@ static uint64_t sim_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v)
 
 static void sim_relax(cpu_t *c)
 {
-    sim_work(c, (uint64_t)(c->m->p->costs.relax_cycles + 0.5));
+    uint64_t r = (uint64_t)(c->m->p->costs.relax_cycles + 0.5);
+    c->an.relax_cycles += r;
+    c->an.work_cycles -= r; /* sim_work adds them back: they count as relax only */
+    sim_work(c, r);
 }
 
 /* Unlike cpu_work, a tick taken on the way does not push the end back. */
@@ -344,10 +388,13 @@ static void sim_idle_until(cpu_t *c, uint64_t cycle)
 {
     while (c->now < cycle) {
         if (tick_due(c, cycle)) {
-            if (c->next_tick > c->now)
+            if (c->next_tick > c->now) {
+                c->an.work_cycles += c->next_tick - c->now;
                 c->now = c->next_tick;
+            }
             take_tick(c);
         } else {
+            c->an.work_cycles += cycle - c->now;
             c->now = cycle;
         }
     }
@@ -383,6 +430,41 @@ static int sim_in_irq(const cpu_t *c)
 static uint64_t sim_next_tick(const cpu_t *c)
 {
     return c->next_tick;
+}
+
+static void sim_anatomy(const cpu_t *c, cpu_anatomy_t *out)
+{
+    *out = c->an;
+}
+
+static void sim_state_push(cpu_t *c, const char *name)
+{
+    if (c->m->paje)
+        paje_push(c->m->paje, c->id, c->now, name);
+}
+
+static void sim_state_pop(cpu_t *c)
+{
+    if (c->m->paje)
+        paje_pop(c->m->paje, c->id, c->now);
+}
+
+static void sim_state_probe(cpu_t *c, int target)
+{
+    if (c->m->paje)
+        paje_probe(c->m->paje, c->id, c->now, target);
+}
+
+static void sim_call_begin(cpu_t *c, int measured)
+{
+    if (c->m->paje)
+        paje_call_begin(c->m->paje, c->id, c->now, measured);
+}
+
+static void sim_call_end(cpu_t *c)
+{
+    if (c->m->paje)
+        paje_call_end(c->m->paje, c->id, c->now);
 }
 
 static int sim_id(const cpu_t *c)
@@ -535,6 +617,12 @@ static const machine_ops_t sim_ops = {
     .flush_cache = sim_flush_cache,
     .sync = sim_sync,
     .progress = sim_progress,
+    .anatomy = sim_anatomy,
+    .state_push = sim_state_push,
+    .state_pop = sim_state_pop,
+    .state_probe = sim_state_probe,
+    .call_begin = sim_call_begin,
+    .call_end = sim_call_end,
     .irq_disable = sim_irq_disable,
     .irq_enable = sim_irq_enable,
     .tick_now = sim_tick_now,
@@ -585,6 +673,8 @@ static void cpu_main(int argc, char **argv)
         poll_irq(c);
     }
     heap_raise(m, c->id, UINT64_MAX);
+    if (++m->ended == m->n) /* the last actor: the others are gone */
+        paje_emit(m->paje);
     if (!m->always_yield)
         pass_baton(m, c, 0);
 }
@@ -621,6 +711,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         abort();
     m->ops = &sim_ops;
     m->p = p;
+    m->paje = paje_create(p->ncpus, p->cpu_host, g_paje_calls);
     m->n = p->ncpus;
     m->hooks = hooks;
     m->err = e;
@@ -650,7 +741,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     }
     /* The reference scheduler, for checking the fast one on whole scenarios. */
     const char *sched = getenv("NUMASIM_SCHEDULER");
-    if (sched && !strcmp(sched, "yield"))
+    if (sched && !strcmp(sched, "yield") && !m->paje) /* a trace needs the clock at 0 */
         m->always_yield = 1;
     g_machine = m;
     sg_actor_t boot = sg_actor_init("boot", sg_host_by_name(p->cpu_host[0]));
@@ -664,6 +755,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         sg_sem_destroy(m->cpus[i].sem);
     }
     free(m->watchers);
+    paje_destroy(m->paje);
     mem_destroy(m->mem);
     free(m->cpus);
     free(m->heap);

@@ -31,6 +31,19 @@ typedef struct {
     void *arg;
 } machine_hooks_t;
 
+/* What a CPU spent its cycles on since it started (the anatomy of a call is
+ * the difference of two snapshots). Every cycle of the CPU's counter falls
+ * in exactly one of: an access (by kind), a cpu_relax, other plain work or
+ * idling. */
+typedef struct {
+    uint64_t n[MEM_NKINDS]; /* accesses by kind; spin reads skipped by the fast-forward are hits */
+    uint64_t cycles[MEM_NKINDS]; /* what they cost, jitter included */
+    uint64_t relax_cycles;       /* cpu_relax() pauses */
+    uint64_t work_cycles;        /* cpu_work() other than relax, and idling */
+    uint64_t ticks;              /* ticks taken */
+    uint64_t tick_cycles;        /* cycles inside tick handlers (already in the above) */
+} cpu_anatomy_t;
+
 /* Runs one simulation of platform p in this process (SimGrid allows one per
  * process). At cycle 0, once the routes are known and the memory exists,
  * hooks->setup runs; then every CPU starts. Returns 0 when all CPUs are done,
@@ -39,6 +52,11 @@ typedef struct {
  * already filled. */
 int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
                 err_t *e);
+
+/* Makes the next machine_run() of this process write a Paje trace into file
+ * (NULL: none), covering the first `calls` measured calls (see cpu_call_begin
+ * and paje.h). file must live until machine_run() returns. */
+void machine_request_paje(const char *file, int calls);
 
 /* Runs the bare SimGrid loop the benchmark compares with: one actor per CPU
  * of p, each doing sg_actor_sleep_for(1) until `sleeps` sleeps are done in
@@ -119,6 +137,22 @@ void cpu_sync(cpu_t *c);
  * stops a run in which no CPU says so for its timeout; the simulated one,
  * which cannot hang unnoticed, ignores it. */
 void cpu_progress(cpu_t *c);
+
+/* Copies c's counters (any CPU may ask; no cost). */
+void cpu_anatomy(const cpu_t *c, cpu_anatomy_t *out);
+
+/* Paje trace hooks for code that must not know SimGrid (timer core,
+ * strategies, run.c). All are no-ops, at the cost of one test, unless the
+ * machine writes a trace. name is a string literal, one of the state names
+ * paje.c declares. States nest per CPU and must be popped in order. */
+void cpu_state_push(cpu_t *c, const char *name);
+void cpu_state_pop(cpu_t *c);
+/* Pushes the state "probe" for a read of CPU target's base (pop it after). */
+void cpu_state_probe(cpu_t *c, int target);
+/* A del_timer_sync call starts (pushes its state) or ends (pops it).
+ * measured: counts towards hooks->paje_calls, whose calls the trace shows. */
+void cpu_call_begin(cpu_t *c, int measured);
+void cpu_call_end(cpu_t *c);
 
 /* Interrupt masking, nestable (local_irq_save/restore). */
 void cpu_irq_disable(cpu_t *c);

@@ -7,6 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The anatomy as an array of counters, for the part file (cpu_anatomy_t is
+ * all uint64_t). */
+#define NANATOMY ((int)(sizeof(cpu_anatomy_t) / sizeof(uint64_t)))
+static uint64_t *anatomy_fields(const cpu_anatomy_t *a)
+{
+    return (uint64_t *)(uintptr_t)(const void *)a;
+}
+
 #define PART_MAGIC "numasim-part 1"
 #define MAX_COMBOS 100000000 /* a sanity bound for the header's count */
 
@@ -103,6 +111,9 @@ int part_write(FILE *f, const part_t *p)
                 "\t%" PRIu64,
                 k, c->ncalls, c->violations, c->oopses, c->bugs, c->uaf, c->accesses,
                 c->sim_cycles);
+        const uint64_t *an = anatomy_fields(&c->anatomy);
+        for (int i = 0; i < NANATOMY; i++)
+            fprintf(f, "\t%" PRIu64, an[i]);
         for (int i = 0; i < c->ncalls; i++)
             fprintf(f, "\t%" PRIu64, c->cycles[i]);
         fputc('\n', f);
@@ -181,12 +192,13 @@ static void append(char **text, size_t *len, const char *line)
     *text = t;
 }
 
-/* Parses one "combo" record (fields f[1..nf-1]) into p. */
+/* Parses one "combo" record (fields f[1..nf-1]) into p: index, calls, six
+ * counters, the anatomy, then the calls' cycles. */
 static int read_combo(part_t *p, char **f, int nf, int *seen)
 {
     int k, nc;
-    if (nf < 9 || parse_int(f[1], &k, 0, p->ncombos - 1) < 0 ||
-        parse_int(f[2], &nc, 0, 100000000) < 0 || nf != 9 + nc ||
+    if (nf < 9 + NANATOMY || parse_int(f[1], &k, 0, p->ncombos - 1) < 0 ||
+        parse_int(f[2], &nc, 0, 100000000) < 0 || nf != 9 + NANATOMY + nc ||
         part_slice_of(k, p->nslices) != p->slice || seen[k])
         return -1;
     part_combo_t *c = &p->combos[k];
@@ -197,8 +209,12 @@ static int read_combo(part_t *p, char **f, int nf, int *seen)
     c->cycles = malloc(sizeof *c->cycles * (size_t)(nc ? nc : 1));
     if (!c->cycles)
         abort();
+    uint64_t *an = anatomy_fields(&c->anatomy);
+    for (int i = 0; i < NANATOMY; i++)
+        if (parse_u64(f[9 + i], &an[i]) < 0)
+            return -1;
     for (int i = 0; i < nc; i++)
-        if (parse_u64(f[9 + i], &c->cycles[i]) < 0)
+        if (parse_u64(f[9 + NANATOMY + i], &c->cycles[i]) < 0)
             return -1;
     c->ncalls = nc;
     seen[k] = 1;
@@ -506,6 +522,7 @@ void part_write_rows(const part_t *p, FILE *csv, FILE *table)
             row.sim_cycles += c->sim_cycles;
             row.accesses += c->accesses;
             row.seeds_violating += c->violations > 0;
+            results_add_anatomy(&row, &c->anatomy);
         }
         results_stats(&row, all, total);
         free(all);

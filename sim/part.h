@@ -28,6 +28,7 @@
 #ifndef NUMASIM_PART_H
 #define NUMASIM_PART_H
 
+#include "cpu.h"
 #include "err.h"
 
 #include <stdint.h>
@@ -38,6 +39,7 @@ typedef struct {
     int ncalls;
     uint64_t *cycles; /* [ncalls], owned */
     uint64_t violations, oopses, bugs, uaf, accesses, sim_cycles;
+    cpu_anatomy_t anatomy; /* the caller's counters over the measured calls */
 } part_combo_t;
 
 /* One CSV row: combinations [first, first + n) pooled. */

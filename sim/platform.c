@@ -6,6 +6,8 @@
  */
 #include "platform.h"
 
+#include "paje.h"
+
 #include <math.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -28,6 +30,7 @@ void platform_boot(platform_t *p, const char *argv0)
                     "--cfg=contexts/stack-size:256", NULL};
     int argc = 4;
     simgrid_init(&argc, argv);
+    paje_configure(); /* a trace must be switched on before the platform loads */
     simgrid_load_platform(p->path);
     for (int i = 0; i < p->nlinks; i++) {
         sg_link_t l = sg_link_by_name(p->links[i].id);

@@ -12,7 +12,10 @@
 const char *const results_header =
     "scenario,platform,cpus,nodes,strategy,cache,calls,mean_cycles,median_cycles,p95_cycles,"
     "min_cycles,max_cycles,violations,oopses,seed,seeds,seeds_violating,use_after_free,bugs,"
-    "sweep_key,sweep_value,sim_cycles,accesses";
+    "sweep_key,sweep_value,sim_cycles,accesses,"
+    "hits,upgrades,miss_local,miss_remote,c2c_node,c2c_remote,hits_cycles,upgrades_cycles,"
+    "miss_local_cycles,miss_remote_cycles,c2c_node_cycles,c2c_remote_cycles,relax_cycles,"
+    "work_cycles,ticks,tick_cycles";
 
 void results_stats(result_row_t *row, uint64_t *cycles, size_t n)
 {
@@ -39,12 +42,34 @@ void results_print_row(FILE *f, const result_row_t *r)
 {
     fprintf(f,
             "%s,%s,%d,%d,%s,%s,%d,%.1f,%.1f,%.1f,%.0f,%.0f,%llu,%llu,%lu,%d,%d,%llu,%llu,%s,%s,%"
-            "llu,%llu\n",
+            "llu,%llu",
             r->scenario, r->platform, r->cpus, r->nodes, r->strategy, r->cache, r->calls, r->mean,
             r->median, r->p95, r->min, r->max, (unsigned long long)r->violations,
             (unsigned long long)r->oopses, r->seed, r->seeds, r->seeds_violating,
             (unsigned long long)r->uaf, (unsigned long long)r->bugs, r->sweep_key, r->sweep_value,
             (unsigned long long)r->sim_cycles, (unsigned long long)r->accesses);
+    /* The anatomy: means per call, two decimals (sums are exact integers). */
+    const cpu_anatomy_t *a = &r->anatomy;
+    double n = r->calls > 0 ? (double)r->calls : 1.0;
+    for (int k = 0; k < MEM_NKINDS; k++)
+        fprintf(f, ",%.2f", (double)a->n[k] / n);
+    for (int k = 0; k < MEM_NKINDS; k++)
+        fprintf(f, ",%.2f", (double)a->cycles[k] / n);
+    fprintf(f, ",%.2f,%.2f,%.2f,%.2f\n", (double)a->relax_cycles / n, (double)a->work_cycles / n,
+            (double)a->ticks / n, (double)a->tick_cycles / n);
+}
+
+void results_add_anatomy(result_row_t *row, const cpu_anatomy_t *a)
+{
+    cpu_anatomy_t *s = &row->anatomy;
+    for (int k = 0; k < MEM_NKINDS; k++) {
+        s->n[k] += a->n[k];
+        s->cycles[k] += a->cycles[k];
+    }
+    s->relax_cycles += a->relax_cycles;
+    s->work_cycles += a->work_cycles;
+    s->ticks += a->ticks;
+    s->tick_cycles += a->tick_cycles;
 }
 
 /* The temporary files open now, for results_cleanup(). */

@@ -8,6 +8,7 @@
 #ifndef NUMASIM_RESULTS_H
 #define NUMASIM_RESULTS_H
 
+#include "cpu.h"
 #include "err.h"
 
 #include <stdint.h>
@@ -22,15 +23,22 @@ typedef struct {
     int seeds, seeds_violating;
     char sweep_key[128], sweep_value[128];
     uint64_t sim_cycles, accesses;
+    cpu_anatomy_t anatomy; /* the caller's counters summed over the calls */
 } result_row_t;
 
-/* The fixed columns, in order (more follow them). */
+/* The fixed columns, in order, then the anatomy columns: the mean per call
+ * of each access kind (count, then cycles), relax_cycles, work_cycles (the
+ * six kinds' cycles, relax and work add up to mean_cycles), ticks and
+ * tick_cycles (the part of the call spent in ticks, already counted). */
 extern const char *const results_header;
 
 /* Fills the statistics of row from n cycle counts (sorted in place). */
 void results_stats(result_row_t *row, uint64_t *cycles, size_t n);
 
 void results_print_row(FILE *f, const result_row_t *r);
+
+/* row->anatomy += *a. */
+void results_add_anatomy(result_row_t *row, const cpu_anatomy_t *a);
 
 /* Atomic file writing: results_open() returns a stream on a temporary file
  * beside path; results_commit() closes, syncs and renames it (0, or -1 with

@@ -94,12 +94,14 @@ static void background_op(cpu_t *c, ctx_t *x)
     const scenario_t *s = x->s;
     gsl_rng *rng = cpu_rng(c);
     maddr_t t = x->bg_timers[cpu_id(c)][gsl_rng_uniform_int(rng, (unsigned long)s->timers_per_cpu)];
+    cpu_state_push(c, "background_op");
     if (gsl_rng_uniform(rng) < s->del_fraction)
         del_timer(c, x->tc, t);
     else
         mod_timer(c, x->tc, t,
                   read_jiffies(c, x->tc) + BG_EXPIRES_MIN +
                       gsl_rng_uniform_int(rng, BG_EXPIRES_SPAN));
+    cpu_state_pop(c);
 }
 
 static uint64_t background_gap(cpu_t *c, ctx_t *x)
@@ -193,6 +195,19 @@ static void wait_fn_starts(cpu_t *c, ctx_t *x, uint64_t starts)
 
 /* --- the caller --- */
 
+/* sum += b - a, field by field. */
+static void anatomy_add(cpu_anatomy_t *sum, const cpu_anatomy_t *a, const cpu_anatomy_t *b)
+{
+    for (int k = 0; k < MEM_NKINDS; k++) {
+        sum->n[k] += b->n[k] - a->n[k];
+        sum->cycles[k] += b->cycles[k] - a->cycles[k];
+    }
+    sum->relax_cycles += b->relax_cycles - a->relax_cycles;
+    sum->work_cycles += b->work_cycles - a->work_cycles;
+    sum->ticks += b->ticks - a->ticks;
+    sum->tick_cycles += b->tick_cycles - a->tick_cycles;
+}
+
 static uint64_t uniform(cpu_t *c, uint64_t span)
 {
     return span ? gsl_rng_uniform_int(cpu_rng(c), (unsigned long)span + 1) : 0;
@@ -269,6 +284,9 @@ static void caller_program(cpu_t *c, void *arg)
         if (r->cache == CACHE_COLD)
             cpu_flush_cache(c);
         maddr_t t = LOAD(x->timer);
+        cpu_anatomy_t a0, a1;
+        cpu_anatomy(c, &a0);
+        cpu_call_begin(c, k >= s->warmup_calls);
         cpu_sync(c); /* for the oracle's trace: events in time order */
         oracle_call(x->or, c, t);
         int oops = 0;
@@ -277,11 +295,15 @@ static void caller_program(cpu_t *c, void *arg)
         uint64_t t0 = cpu_now(c);
         strategy_del_timer_sync(r->strategy, c, x->tc, t, &oops);
         uint64_t t1 = cpu_now(c);
+        cpu_anatomy(c, &a1);
+        cpu_call_end(c);
         cpu_sync(c); /* the oracle looks at the state as of the return */
         oracle_return(x->or, c, t, oops);
         cpu_progress(c);
-        if (k >= s->warmup_calls)
+        if (k >= s->warmup_calls) {
             r->cycles[r->ncalls++] = t1 - t0 > overhead ? t1 - t0 - overhead : 0;
+            anatomy_add(&r->anatomy, &a0, &a1);
+        }
     }
     r->sim_cycles = cpu_now(c);
     machine_stop(tcore_machine(x->tc));
@@ -410,6 +432,7 @@ int run_one(run_t *r, const char *argv0, err_t *e)
         abort();
     r->ncalls = 0;
     machine_hooks_t hooks = {setup, finish, &x};
+    machine_request_paje(r->paje, r->paje_calls); /* simulated runs only */
     int rc = r->host ? native_run(r->host, r->seed, &hooks, &r->native, e)
                      : machine_run(r->p, argv0, r->seed, &hooks, e);
     if (x.bg_timers)

@@ -9,6 +9,7 @@
 #ifndef NUMASIM_RUN_H
 #define NUMASIM_RUN_H
 
+#include "cpu.h"
 #include "err.h"
 #include "host.h"
 #include "native.h"
@@ -27,11 +28,14 @@ typedef struct {
     int trace;            /* print the oracle's trace of the first violation on stderr */
     host_t *host;         /* run natively on this host (p must be its platform); NULL: simulate */
     native_opts_t native; /* with host */
+    const char *paje;     /* when not NULL: write a Paje trace of the first paje_calls calls here */
+    int paje_calls;
     /* out */
     uint64_t *cycles; /* [ncalls] cost of each measured call; caller frees */
     int ncalls;
     uint64_t violations, oopses, bugs, uaf;
     uint64_t accesses, switches, batched, sim_cycles;
+    cpu_anatomy_t anatomy; /* the caller's counters, summed over the measured calls */
 } run_t;
 
 /* Checks that the scenario's CPUs and nodes exist on r->p: returns 0, or -1

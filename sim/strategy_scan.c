@@ -12,7 +12,10 @@ int del_timer_sync_scan(cpu_t *c, tcore_t *tc, maddr_t t)
         ret += del_timer(c, tc, t);
         for (int i = 0; i < n; i++) {
             maddr_t rt = tcore_base(tc, i) + BASE_RUNNING_TIMER;
-            if (cpu_read(c, rt) == t) {
+            cpu_state_probe(c, i); /* for the trace only */
+            uint64_t running = cpu_read(c, rt);
+            cpu_state_pop(c);
+            if (running == t) {
                 cpu_spin_while_eq(c, rt, t); /* cpu_relax, reschedule check */
                 break;
             }

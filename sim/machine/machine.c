@@ -3,6 +3,8 @@
  * per operation: that is the whole price of having two backends. */
 #include "machine_backend.h"
 
+#include <string.h>
+
 uint64_t cpu_read(cpu_t *c, maddr_t a)
 {
     return cpu_ops(c)->read(c, a);
@@ -61,6 +63,44 @@ void cpu_sync(cpu_t *c)
 void cpu_progress(cpu_t *c)
 {
     cpu_ops(c)->progress(c);
+}
+
+void cpu_anatomy(const cpu_t *c, cpu_anatomy_t *out)
+{
+    if (cpu_ops(c)->anatomy)
+        cpu_ops(c)->anatomy(c, out);
+    else
+        memset(out, 0, sizeof *out); /* the host does not say what its accesses found */
+}
+
+void cpu_state_push(cpu_t *c, const char *name)
+{
+    if (cpu_ops(c)->state_push)
+        cpu_ops(c)->state_push(c, name);
+}
+
+void cpu_state_pop(cpu_t *c)
+{
+    if (cpu_ops(c)->state_pop)
+        cpu_ops(c)->state_pop(c);
+}
+
+void cpu_state_probe(cpu_t *c, int target)
+{
+    if (cpu_ops(c)->state_probe)
+        cpu_ops(c)->state_probe(c, target);
+}
+
+void cpu_call_begin(cpu_t *c, int measured)
+{
+    if (cpu_ops(c)->call_begin)
+        cpu_ops(c)->call_begin(c, measured);
+}
+
+void cpu_call_end(cpu_t *c)
+{
+    if (cpu_ops(c)->call_end)
+        cpu_ops(c)->call_end(c);
 }
 
 void cpu_irq_disable(cpu_t *c)

@@ -31,6 +31,13 @@ typedef struct machine_ops {
     void (*flush_cache)(cpu_t *c);
     void (*sync)(cpu_t *c);
     void (*progress)(cpu_t *c);
+    /* access counters and Paje states; a backend without them: NULL */
+    void (*anatomy)(const cpu_t *c, cpu_anatomy_t *out);
+    void (*state_push)(cpu_t *c, const char *name);
+    void (*state_pop)(cpu_t *c);
+    void (*state_probe)(cpu_t *c, int target);
+    void (*call_begin)(cpu_t *c, int measured);
+    void (*call_end)(cpu_t *c);
     void (*irq_disable)(cpu_t *c);
     void (*irq_enable)(cpu_t *c);
     void (*tick_now)(cpu_t *c);

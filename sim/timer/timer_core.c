@@ -45,7 +45,9 @@ static void tick(cpu_t *c, void *arg)
     uint64_t tj = cpu_read(c, b + BASE_TIMER_JIFFIES);
     if ((int64_t)(cpu_read(c, tc->jiffies) - tj) >= 0) {
         tc->runs[id]++;
+        cpu_state_push(c, "run_timers");
         wheel_run(c, tc, b);
+        cpu_state_pop(c);
     }
     cpu_irq_disable(c);
     tc->in_softirq[id] = 0;
