@@ -333,6 +333,21 @@ void cpu_relax(cpu_t *c)
     cpu_work(c, (uint64_t)(c->m->p->costs.relax_cycles + 0.5));
 }
 
+void cpu_mb(cpu_t *c)
+{
+    cpu_work(c, (uint64_t)(c->m->p->costs.barrier_cycles + 0.5));
+}
+
+void cpu_wmb(cpu_t *c)
+{
+    cpu_mb(c);
+}
+
+void cpu_rmb(cpu_t *c)
+{
+    cpu_mb(c);
+}
+
 /* Unlike cpu_work, a tick taken on the way does not push the end back. */
 void cpu_idle_until(cpu_t *c, uint64_t cycle)
 {

@@ -46,8 +46,19 @@ static const struct {
     {"remote_dirty_cycles", 0, offsetof(mem_costs_t, remote_dirty_cycles)},
     {"inval_node_cycles", 0, offsetof(mem_costs_t, inval_node_cycles)},
     {"relax_cycles", 0, offsetof(mem_costs_t, relax_cycles)},
+    {"barrier_cycles", 0, offsetof(mem_costs_t, barrier_cycles)},
 };
 #define NREQUIRED (sizeof kRequired / sizeof kRequired[0])
+
+/* Props a file may leave out, and the value they then take. barrier_cycles
+ * came after the first platform files: without it barriers cost nothing,
+ * which is what numasim charged before it existed. */
+static const struct {
+    const char *name, *value;
+} kDefaults[] = {
+    {"barrier_cycles", "0"},
+};
+#define NDEFAULTS (sizeof kDefaults / sizeof kDefaults[0])
 
 /* The value of child <prop id=ID>, malloc'd, or NULL; *line gets its line. */
 static char *child_prop(const xmlNode *n, const char *id, int *line)
@@ -483,6 +494,9 @@ platform_t *platform_read(const char *path, const platform_override_t *ov, int n
         walk(p, zone, path, e, &failed);
     if (!failed)
         failed = link_params(p, e);
+    for (size_t i = 0; !failed && i < NDEFAULTS; i++)
+        if (!find_param(p, kDefaults[i].name))
+            add_param(p, kDefaults[i].name, kDefaults[i].value, 0);
     if (!failed)
         failed = apply_overrides(p, ov, nov, e);
     if (!failed)
