@@ -63,8 +63,8 @@ typedef struct {
     unsigned flags;
 } keydef_t;
 
-static const char *const kStrategies[] = {"scan", "last_running", "singleshot", "naive",
-                                          "base_tracking"};
+static const char *const kStrategies[] = {"scan",  "last_running",  "singleshot",
+                                          "naive", "base_tracking", "shortcut"};
 static const char *const kCaches[] = {"warm", "cold"};
 static const char *const kWorkloads[] = {"schedule_timeout", "rearm", "overlap", "first_run"};
 static const char *const kBools[] = {"false", "true", "no", "yes", "0", "1"}; /* odd: true */

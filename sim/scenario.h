@@ -27,6 +27,7 @@ typedef enum {
     STRAT_SINGLESHOT,
     STRAT_NAIVE,
     STRAT_BASE_TRACKING,
+    STRAT_SHORTCUT, /* not in the default list: a negative control */
     STRAT_COUNT
 } strategy_id_t;
 
