@@ -15,5 +15,6 @@ int cli_platform(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_tune(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_hunt(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static void usage(FILE *f)
             "  platform --generate    write a generated NUMA platform\n"
             "  run SCENARIO.ini...    run scenarios, write results/<name>.csv\n"
             "  tune                   fit platform latencies to measurements\n"
+            "  hunt SCENARIO.ini      search a scenario's timings for race violations\n"
             "  bench                  measure the simulator's own speed\n"
             "\n"
             "'numasim COMMAND --help' describes a command. Errors exit with code 2.\n",

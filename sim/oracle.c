@@ -19,14 +19,19 @@ typedef struct {
 
 typedef struct {
     maddr_t t;
-    int running; /* CPUs running (or about to run) its function */
+    int running;         /* CPUs running (or about to run) its function */
+    uint64_t last_end;   /* cycle of its function's last return, or NO_CYCLE */
+    uint64_t last_rearm; /* cycle it was last queued while its function ran */
 } watched_t;
+
+#define NO_CYCLE UINT64_MAX
 
 struct oracle {
     tcore_t *tc;
     watched_t *w;
     int nw, capw;
     uint64_t violations, oopses, bugs;
+    uint64_t gap_end_start, gap_rearm_end; /* tightness, see oracle.h */
     trace_ent_t *ring;
     int ring_len, ring_n, ring_pos;
     trace_ent_t *first; /* snapshot at the first violation */
@@ -64,10 +69,20 @@ static void observe(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t, void *ct
     watched_t *w = find(o, t);
     if (!w)
         return;
-    if (ev == TEV_FN_START)
+    uint64_t now = cpu_now(c);
+    if (ev == TEV_FN_START) {
+        if (w->last_end != NO_CYCLE && now - w->last_end < o->gap_end_start)
+            o->gap_end_start = now - w->last_end;
         w->running++;
-    else if (ev == TEV_FN_END && w->running > 0)
+    } else if (ev == TEV_FN_END && w->running > 0) {
         w->running--;
+        w->last_end = now;
+        if (w->last_rearm != NO_CYCLE && now - w->last_rearm < o->gap_rearm_end)
+            o->gap_rearm_end = now - w->last_rearm;
+        w->last_rearm = NO_CYCLE;
+    } else if (ev == TEV_QUEUED && w->running > 0) {
+        w->last_rearm = now;
+    }
     record(o, c, (int)ev, t);
 }
 
@@ -77,6 +92,7 @@ oracle_t *oracle_create(tcore_t *tc, int trace_len)
     if (!o)
         abort();
     o->tc = tc;
+    o->gap_end_start = o->gap_rearm_end = NO_CYCLE;
     o->ring_len = trace_len > 0 ? trace_len : 0;
     if (o->ring_len) {
         o->ring = calloc((size_t)o->ring_len, sizeof *o->ring);
@@ -110,6 +126,7 @@ void oracle_watch(oracle_t *o, maddr_t t)
     }
     o->w[o->nw].t = t;
     o->w[o->nw].running = 0;
+    o->w[o->nw].last_end = o->w[o->nw].last_rearm = NO_CYCLE;
     o->nw++;
 }
 
@@ -154,6 +171,12 @@ uint64_t oracle_oopses(const oracle_t *o)
 uint64_t oracle_bugs(const oracle_t *o)
 {
     return o->bugs;
+}
+
+void oracle_tightness(const oracle_t *o, uint64_t *end_start, uint64_t *rearm_end)
+{
+    *end_start = o->gap_end_start;
+    *rearm_end = o->gap_rearm_end;
 }
 
 int oracle_running_anywhere(const oracle_t *o, maddr_t t)
