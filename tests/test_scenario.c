@@ -384,7 +384,7 @@ START_TEST(test_err_type)
                     "background.on_caller: expected true or false");
     expect_line_err("[measure]\nworkload = sleep\n", 4,
                     "measure.workload: unknown value 'sleep' (expected one of schedule_timeout, "
-                    "rearm, overlap, first_run)");
+                    "rearm, overlap, first_run, hop)");
 }
 END_TEST
 
