@@ -18,12 +18,12 @@ if (!exists("in") || !exists("out")) {
 }
 if (!exists("term")) term = 'png'
 if (term eq 'svg') {
-    set terminal svg size 1000,600 dynamic font 'Sans,12' background '#ffffff'
+    set terminal svg size 1400,650 dynamic font 'Sans,12' background '#ffffff'
 } else {
     if (term eq 'pngcairo' || (term eq 'png' && strstrt(GPVAL_TERMINALS, 'pngcairo') > 0)) {
-        set terminal pngcairo size 1000,600 font 'Sans,11' background '#ffffff'
+        set terminal pngcairo size 1400,650 font 'Sans,11' background '#ffffff'
     } else {
-        set terminal png size 1000,600 font 'Sans,10' background '#ffffff'
+        set terminal png size 1400,650 font 'Sans,10' background '#ffffff'
     }
 }
 set termoption noenhanced

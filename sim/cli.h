@@ -21,5 +21,6 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
                    const char *const *sets, int nsets, const char *platform);
 int cli_merge(int argc, char **argv);
 int cli_slurm(int argc, char **argv);
+int cli_hunt(int argc, char **argv);
 
 #endif

@@ -42,9 +42,9 @@ static void print_text(const platform_t *p)
     const mem_costs_t *k = &p->costs;
     printf("\nmemory costs (cycles): hit %g, atomic %g, local memory %g, modified on the same "
            "bus %g,\n  extra for a line modified in a remote cache %g, bus invalidation %g, "
-           "cpu_relax %g\n",
+           "cpu_relax %g,\n  memory barrier %g\n",
            k->hit_cycles, k->atomic_cycles, k->mem_local_cycles, k->c2c_node_cycles,
-           k->remote_dirty_cycles, k->inval_node_cycles, k->relax_cycles);
+           k->remote_dirty_cycles, k->inval_node_cycles, k->relax_cycles, k->barrier_cycles);
     printf("\nnode-to-node round-trip latency (cycles, from SimGrid routes; add the local "
            "memory\nlatency for a remote miss):\n");
     printf("from\\to");

@@ -383,6 +383,13 @@ static void sim_relax(cpu_t *c)
     sim_work(c, r);
 }
 
+/* All three barriers are one mf on IA-64: barrier_cycles of plain work. */
+static void sim_barrier(cpu_t *c, int kind)
+{
+    (void)kind;
+    sim_work(c, (uint64_t)(c->m->p->costs.barrier_cycles + 0.5));
+}
+
 /* Unlike cpu_work, a tick taken on the way does not push the end back. */
 static void sim_idle_until(cpu_t *c, uint64_t cycle)
 {
@@ -617,6 +624,7 @@ static const machine_ops_t sim_ops = {
     .flush_cache = sim_flush_cache,
     .sync = sim_sync,
     .progress = sim_progress,
+    .barrier = sim_barrier,
     .anatomy = sim_anatomy,
     .state_push = sim_state_push,
     .state_pop = sim_state_pop,

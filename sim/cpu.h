@@ -123,6 +123,14 @@ uint64_t cpu_fetch_add(cpu_t *c, maddr_t a, uint64_t d);
 
 void cpu_work(cpu_t *c, uint64_t cycles); /* plain work, interruptible */
 void cpu_relax(cpu_t *c);                 /* one spin-loop pause */
+/* Memory barriers (smp_mb, smp_wmb, smp_rmb). Simulated: paid
+ * barrier_cycles of plain work each, as IA-64 runs all three as one mf; they
+ * order nothing, the model being sequentially consistent already, so they
+ * only cost. Native: real fences (mb: a full fence; wmb, rmb: what the
+ * processor needs beyond the acquire/release accesses, on x86 nothing). */
+void cpu_mb(cpu_t *c);
+void cpu_wmb(cpu_t *c);
+void cpu_rmb(cpu_t *c);
 /* while (cpu_read(c, a) == v) cpu_relax(c); returns the value that ended
  * it. Exactly the same cycles and interleaving, but the iterations that only
  * hit a held line are skipped until another CPU writes it or a tick comes. */

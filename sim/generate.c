@@ -45,6 +45,12 @@ static const struct {
      "         128-byte line at 6.4 GB/s (derived)",
      "inval_node_cycles", "30"},
     {"one cpu_relax (hint @pause) in a spin loop (estimate)", "relax_cycles", "20"},
+    {"one memory barrier (smp_mb, smp_wmb and smp_rmb are all \"mf\" on IA-64,\n"
+     "         Linux 2.6 include/asm-ia64/system.h). ESTIMATE: no published cycle count\n"
+     "         found; mf waits until earlier accesses are visible, which in this model\n"
+     "         they always are (each access completes before the next step), so only its\n"
+     "         own pass through L2 is charged, as for an atomic (12)",
+     "barrier_cycles", "12"},
     {"parameters numasim tune fits by default", "tunable",
      "link.exit,remote_dirty_cycles,c2c_node_cycles"},
 };

@@ -19,6 +19,7 @@ static void usage(FILE *f)
             "  merge -o OUT.csv PART...  pool the parts into the CSV of a plain run\n"
             "  slurm SCENARIO.ini     run a scenario as a Slurm job array, then merge\n"
             "  tune                   fit platform latencies to measurements\n"
+            "  hunt SCENARIO.ini      search a scenario's timings for race violations\n"
             "  bench                  measure the simulator's own speed\n"
             "  probe PLATFORM.xml     run the latency microbenchmarks, write a CSV\n"
             "\n"

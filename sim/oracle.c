@@ -21,19 +21,37 @@ typedef struct {
  * so that CPUs of the native machine may search it while one adds to it. */
 typedef struct watched {
     maddr_t t;
-    int running; /* CPUs running (or about to run) its function; atomic */
+    int running;         /* CPUs running (or about to run) its function; atomic */
+    uint64_t last_end;   /* cycle of its function's last return, or NO_CYCLE */
+    uint64_t last_rearm; /* cycle it was last queued while its function ran */
     struct watched *next;
 } watched_t;
+
+#define NO_CYCLE UINT64_MAX
 
 struct oracle {
     tcore_t *tc;
     watched_t *w; /* atomic head */
     uint64_t violations, oopses, bugs;
+    uint64_t gap_end_start, gap_rearm_end; /* tightness, see oracle.h */
     trace_ent_t *ring;
     int ring_len, ring_n, ring_pos;
     trace_ent_t *first; /* snapshot at the first violation */
     int first_n;
 };
+
+#define RLOAD(x)     __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define RSTORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+/* Takes one off w->running unless it is 0; returns 1 when it did. */
+static int running_dec(watched_t *w)
+{
+    int r = __atomic_load_n(&w->running, __ATOMIC_SEQ_CST);
+    while (r > 0 && !__atomic_compare_exchange_n(&w->running, &r, r - 1, 0, __ATOMIC_SEQ_CST,
+                                                 __ATOMIC_SEQ_CST))
+        ;
+    return r > 0;
+}
 
 static watched_t *find(const oracle_t *o, maddr_t t)
 {
@@ -68,14 +86,22 @@ static void observe(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t, void *ct
         return;
     /* Atomic: on the native machine the runs are on other threads. START
      * comes before the run loop's stores that let a caller see the timer
-     * claimed, END after the function returned, so the count is never low. */
+     * claimed, END after the function returned, so the count is never low.
+     * The gaps (for numasim hunt, which simulates) are relaxed atomics. */
+    uint64_t now = cpu_now(c);
     if (ev == TEV_FN_START) {
+        uint64_t le = RLOAD(w->last_end);
+        if (le != NO_CYCLE && now - le < RLOAD(o->gap_end_start))
+            RSTORE(o->gap_end_start, now - le);
         __atomic_fetch_add(&w->running, 1, __ATOMIC_SEQ_CST);
-    } else if (ev == TEV_FN_END) {
-        int r = __atomic_load_n(&w->running, __ATOMIC_SEQ_CST);
-        while (r > 0 && !__atomic_compare_exchange_n(&w->running, &r, r - 1, 0, __ATOMIC_SEQ_CST,
-                                                     __ATOMIC_SEQ_CST))
-            ;
+    } else if (ev == TEV_FN_END && running_dec(w)) {
+        RSTORE(w->last_end, now);
+        uint64_t lr = RLOAD(w->last_rearm);
+        if (lr != NO_CYCLE && now - lr < RLOAD(o->gap_rearm_end))
+            RSTORE(o->gap_rearm_end, now - lr);
+        RSTORE(w->last_rearm, NO_CYCLE);
+    } else if (ev == TEV_QUEUED && __atomic_load_n(&w->running, __ATOMIC_SEQ_CST) > 0) {
+        RSTORE(w->last_rearm, now);
     }
     record(o, c, (int)ev, t);
 }
@@ -86,6 +112,7 @@ oracle_t *oracle_create(tcore_t *tc, int trace_len)
     if (!o)
         abort();
     o->tc = tc;
+    o->gap_end_start = o->gap_rearm_end = NO_CYCLE;
     o->ring_len = trace_len > 0 ? trace_len : 0;
     if (o->ring_len) {
         o->ring = calloc((size_t)o->ring_len, sizeof *o->ring);
@@ -118,6 +145,7 @@ void oracle_watch(oracle_t *o, maddr_t t)
     if (!w)
         abort();
     w->t = t;
+    w->last_end = w->last_rearm = NO_CYCLE;
     w->next = o->w;
     __atomic_store_n(&o->w, w, __ATOMIC_RELEASE);
 }
@@ -164,6 +192,12 @@ uint64_t oracle_oopses(const oracle_t *o)
 uint64_t oracle_bugs(const oracle_t *o)
 {
     return __atomic_load_n(&o->bugs, __ATOMIC_RELAXED);
+}
+
+void oracle_tightness(const oracle_t *o, uint64_t *end_start, uint64_t *rearm_end)
+{
+    *end_start = o->gap_end_start;
+    *rearm_end = o->gap_rearm_end;
 }
 
 int oracle_running_anywhere(const oracle_t *o, maddr_t t)

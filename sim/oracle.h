@@ -36,6 +36,12 @@ uint64_t oracle_oopses(const oracle_t *o);
 uint64_t oracle_bugs(const oracle_t *o);
 int oracle_running_anywhere(const oracle_t *o, maddr_t t);
 
+/* How tightly the watched timers' events packed, for the race hunter: the
+ * shortest time from a function's return to the next start of the same
+ * timer, and from a re-arming inside the function (queued while it ran) to
+ * the function's return. UINT64_MAX when never seen. */
+void oracle_tightness(const oracle_t *o, uint64_t *end_start, uint64_t *rearm_end);
+
 /* Prints the events before the first violation (none: one line saying so):
  * cycle, time in us at clock_mhz, CPU, event, timer. */
 void oracle_print_trace(const oracle_t *o, FILE *f, double clock_mhz);

@@ -26,6 +26,7 @@ typedef struct {
     double remote_dirty_cycles; /* extra for a line modified in a remote cache */
     double inval_node_cycles;   /* bus invalidation of sharers in this node */
     double relax_cycles;        /* one cpu_relax() in a spin loop */
+    double barrier_cycles;      /* one memory barrier (mf on IA-64); optional, default 0 */
     double insn_cycles;         /* optional (0): plain instructions per access */
 } mem_costs_t;
 

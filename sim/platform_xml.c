@@ -46,17 +46,20 @@ static const struct {
     {"remote_dirty_cycles", 0, offsetof(mem_costs_t, remote_dirty_cycles)},
     {"inval_node_cycles", 0, offsetof(mem_costs_t, inval_node_cycles)},
     {"relax_cycles", 0, offsetof(mem_costs_t, relax_cycles)},
+    {"barrier_cycles", 0, offsetof(mem_costs_t, barrier_cycles)},
+    {"insn_cycles", 0, offsetof(mem_costs_t, insn_cycles)},
 };
 #define NREQUIRED (sizeof kRequired / sizeof kRequired[0])
 
-/* Zone props a platform may give; absent, they are 0. */
+/* Props a file may leave out, and the value they then take. barrier_cycles
+ * came after the first platform files: without it barriers cost nothing,
+ * which is what numasim charged before it existed. */
 static const struct {
-    const char *name;
-    size_t offset; /* into mem_costs_t */
-} kOptional[] = {
-    {"insn_cycles", offsetof(mem_costs_t, insn_cycles)},
+    const char *name, *value;
+} kDefaults[] = {
+    {"barrier_cycles", "0"}, {"insn_cycles", "0"}, /* measured hosts only (scripts/validate) */
 };
-#define NOPTIONAL (sizeof kOptional / sizeof kOptional[0])
+#define NDEFAULTS (sizeof kDefaults / sizeof kDefaults[0])
 
 /* The value of child <prop id=ID>, malloc'd, or NULL; *line gets its line. */
 static char *child_prop(const xmlNode *n, const char *id, int *line)
@@ -406,16 +409,6 @@ static int check_values(platform_t *p, err_t *e)
             p->line_bytes = (int)v;
         }
     }
-    for (size_t i = 0; i < NOPTIONAL; i++) {
-        platform_param_t *q = find_param(p, kOptional[i].name);
-        double v;
-        if (!q)
-            continue;
-        if (err_parse_double(q->value, &v) < 0 || v < 0)
-            return err_set(e, q->overridden ? "--set" : p->path, q->overridden ? 0 : q->line,
-                           "property '%s' must be a number >= 0, not '%s'", q->name, q->value);
-        *(double *)((char *)&p->costs + kOptional[i].offset) = v;
-    }
     return 0;
 }
 
@@ -502,6 +495,9 @@ platform_t *platform_read(const char *path, const platform_override_t *ov, int n
         walk(p, zone, path, e, &failed);
     if (!failed)
         failed = link_params(p, e);
+    for (size_t i = 0; !failed && i < NDEFAULTS; i++)
+        if (!find_param(p, kDefaults[i].name))
+            add_param(p, kDefaults[i].name, kDefaults[i].value, 0);
     if (!failed)
         failed = apply_overrides(p, ov, nov, e);
     if (!failed)

@@ -153,11 +153,13 @@ static void armer_program(cpu_t *c, void *arg)
             continue;
         }
         uint64_t j = read_jiffies(c, x->tc);
-        if (x->s->workload == WORKLOAD_FIRST_RUN) {
-            maddr_t t = timer_alloc_on(c, x->tc, cpu_node(c), x->fn_id, 0);
-            oracle_watch(x->or, t);
-            STORE(x->timer, t);
-            mod_timer(c, x->tc, t, j); /* due at this CPU's next tick */
+        if (x->s->workload == WORKLOAD_FIRST_RUN || x->s->workload == WORKLOAD_HOP) {
+            if (x->s->workload == WORKLOAD_FIRST_RUN) {
+                maddr_t t = timer_alloc_on(c, x->tc, cpu_node(c), x->fn_id, 0);
+                oracle_watch(x->or, t);
+                STORE(x->timer, t);
+            }
+            mod_timer(c, x->tc, LOAD(x->timer), j); /* due at this CPU's next tick */
             STORE(x->strike_at, cpu_next_tick(c));
         } else {
             if (x->s->workload == WORKLOAD_OVERLAP)
@@ -230,7 +232,7 @@ static void prepare(cpu_t *c, ctx_t *x)
     case WORKLOAD_SCHEDULE_TIMEOUT:
     case WORKLOAD_REARM:
         if (arm_cpu == x->caller)
-            mod_timer(c, tc, x->timer, read_jiffies(c, tc) + (uint64_t)s->expires_jiffies);
+            mod_timer(c, tc, LOAD(x->timer), read_jiffies(c, tc) + (uint64_t)s->expires_jiffies);
         else
             request_arm(c, x, arm_cpu, 0);
         caller_work(c, x, s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
@@ -244,6 +246,15 @@ static void prepare(cpu_t *c, ctx_t *x)
         cpu_work(c, s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
         break;
     }
+    case WORKLOAD_HOP: {
+        /* A run on the caller's own CPU first (its tick runs it), so that
+         * last_running names the caller's base; then arm_cpu re-arms it and
+         * 2.6.6 moves it there: the next run is on another base. */
+        uint64_t n0 = LOAD(x->fn_starts);
+        mod_timer(c, tc, LOAD(x->timer), read_jiffies(c, tc));
+        wait_fn_starts(c, x, n0 + 1);
+    }
+        /* fall through */
     case WORKLOAD_FIRST_RUN: {
         request_arm(c, x, arm_cpu, 0);
         cpu_idle_until(c, LOAD(x->strike_at) + s->spacing_cycles +
@@ -298,7 +309,10 @@ static void caller_program(cpu_t *c, void *arg)
         cpu_anatomy(c, &a1);
         cpu_call_end(c);
         cpu_sync(c); /* the oracle looks at the state as of the return */
-        oracle_return(x->or, c, t, oops);
+        if (oracle_return(x->or, c, t, oops) && r->first_bad_call < 0) {
+            r->first_bad_call = k;
+            r->first_bad_cycle = t1;
+        }
         cpu_progress(c);
         if (k >= s->warmup_calls) {
             r->cycles[r->ncalls++] = t1 - t0 > overhead ? t1 - t0 - overhead : 0;
@@ -367,6 +381,7 @@ static void finish(machine_t *m, void *arg)
     r->accesses = machine_accesses(m);
     r->switches = machine_switches(m);
     r->batched = machine_batched_reads(m);
+    oracle_tightness(x->or, &r->gap_end_start, &r->gap_rearm_end);
     if (r->trace)
         oracle_print_trace(x->or, stderr, machine_platform(m)->clock_mhz);
 }
@@ -408,12 +423,12 @@ int run_check(const scenario_t *s, const platform_t *p, err_t *e)
                            "three different CPUs",
                            key_origin(s, "overlap.first_cpu"));
     }
-    if ((s->workload == WORKLOAD_REARM || s->workload == WORKLOAD_FIRST_RUN) &&
+    if ((s->workload == WORKLOAD_REARM || s->workload == WORKLOAD_FIRST_RUN ||
+         s->workload == WORKLOAD_HOP) &&
         (s->arm_cpu < 0 || s->arm_cpu == s->cpu))
         return err_set(e, NULL, 0,
                        "%s: workload %s needs measure.arm_cpu set to a CPU other than the caller",
-                       key_origin(s, "measure.workload"),
-                       s->workload == WORKLOAD_REARM ? "rearm" : "first_run");
+                       key_origin(s, "measure.workload"), workload_name(s->workload));
     if (p->clock_mhz * 1e6 / s->hz < 1000)
         return err_set(e, NULL, 0, "%s: kernel.hz = %d leaves under 1000 cycles per tick",
                        key_origin(s, "kernel.hz"), s->hz);
@@ -431,6 +446,7 @@ int run_one(run_t *r, const char *argv0, err_t *e)
     if (!r->cycles)
         abort();
     r->ncalls = 0;
+    r->first_bad_call = -1;
     machine_hooks_t hooks = {setup, finish, &x};
     machine_request_paje(r->paje, r->paje_calls); /* simulated runs only */
     int rc = r->host ? native_run(r->host, r->seed, &hooks, &r->native, e)

@@ -63,10 +63,11 @@ typedef struct {
     unsigned flags;
 } keydef_t;
 
-static const char *const kStrategies[] = {"scan", "last_running", "singleshot", "naive",
-                                          "base_tracking"};
+static const char *const kStrategies[] = {"scan",  "last_running",  "singleshot",
+                                          "naive", "base_tracking", "shortcut"};
 static const char *const kCaches[] = {"warm", "cold"};
-static const char *const kWorkloads[] = {"schedule_timeout", "rearm", "overlap", "first_run"};
+static const char *const kWorkloads[] = {"schedule_timeout", "rearm", "overlap", "first_run",
+                                         "hop"};
 static const char *const kBools[] = {"false", "true", "no", "yes", "0", "1"}; /* odd: true */
 static const char *const kSections[] = {"scenario",   "measure",  "kernel",
                                         "background", "function", "overlap"};
@@ -820,4 +821,9 @@ const char *strategy_name(strategy_id_t id)
 const char *cache_state_name(cache_state_t c)
 {
     return (int)c >= 0 && (int)c < NELEM(kCaches) ? kCaches[c] : "?";
+}
+
+const char *workload_name(workload_t w)
+{
+    return (int)w >= 0 && (int)w < NELEM(kWorkloads) ? kWorkloads[w] : "?";
 }

@@ -27,6 +27,7 @@ typedef enum {
     STRAT_SINGLESHOT,
     STRAT_NAIVE,
     STRAT_BASE_TRACKING,
+    STRAT_SHORTCUT, /* not in the default list: a negative control */
     STRAT_COUNT
 } strategy_id_t;
 
@@ -36,6 +37,7 @@ typedef enum {
     WORKLOAD_REARM,            /* a self-re-arming timer on arm_cpu, deleted while it runs */
     WORKLOAD_OVERLAP,          /* two overlapping runs on two CPUs, then delete */
     WORKLOAD_FIRST_RUN,        /* a fresh timer deleted right as it first fires */
+    WORKLOAD_HOP, /* runs on the caller's CPU, hops to arm_cpu, deleted as it fires there */
 } workload_t;
 
 typedef struct {
@@ -113,5 +115,6 @@ void scenario_write_resolved(const scenario_t *s, FILE *f);
 
 const char *strategy_name(strategy_id_t id);
 const char *cache_state_name(cache_state_t c);
+const char *workload_name(workload_t w); /* "rearm", ...; "?" if out of range */
 
 #endif

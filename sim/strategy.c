@@ -13,6 +13,8 @@ int strategy_del_timer_sync(strategy_id_t id, cpu_t *c, tcore_t *tc, maddr_t t, 
         return del_timer_sync_naive(c, tc, t);
     case STRAT_BASE_TRACKING:
         return del_timer_sync_base_tracking(c, tc, t);
+    case STRAT_SHORTCUT:
+        return del_timer_sync_shortcut(c, tc, t);
     default:
         return 0;
     }

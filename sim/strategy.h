@@ -8,6 +8,7 @@
  *   strategy_singleshot.c     del_singleshot_timer_sync (no re-arming allowed)
  *   strategy_naive.c          "if del_timer() succeeded, done" (wrong)
  *   strategy_base_tracking.c  2.6.13: timer->base tracks where it runs
+ *   strategy_shortcut.c       "if del_timer() found nothing, done" (wrong)
  */
 #ifndef NUMASIM_STRATEGY_H
 #define NUMASIM_STRATEGY_H
@@ -31,5 +32,6 @@ int del_timer_sync_last_running(cpu_t *c, tcore_t *tc, maddr_t t);
 int del_singleshot_timer_sync(cpu_t *c, tcore_t *tc, maddr_t t, int *oops);
 int del_timer_sync_naive(cpu_t *c, tcore_t *tc, maddr_t t);
 int del_timer_sync_base_tracking(cpu_t *c, tcore_t *tc, maddr_t t);
+int del_timer_sync_shortcut(cpu_t *c, tcore_t *tc, maddr_t t);
 
 #endif

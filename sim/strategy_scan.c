@@ -20,7 +20,7 @@ int del_timer_sync_scan(cpu_t *c, tcore_t *tc, maddr_t t)
                 break;
             }
         }
-        /* smp_rmb */
+        cpu_rmb(c);
         if (!timer_pending(c, tc, t))
             return ret;
     }

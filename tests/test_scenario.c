@@ -196,8 +196,8 @@ START_TEST(test_defaults)
     ck_assert_str_eq(s->name, "s");
     ck_assert_str_eq(s->description, "");
     ck_assert_int_eq(s->is_default, 0);
-    ck_assert_int_eq(s->nstrategies, STRAT_COUNT);
-    for (int i = 0; i < STRAT_COUNT; i++)
+    ck_assert_int_eq(s->nstrategies, STRAT_SHORTCUT); /* all but the shortcut */
+    for (int i = 0; i < STRAT_SHORTCUT; i++)
         ck_assert_int_eq(s->strategies[i], i);
     ck_assert_int_eq(s->ncaches, 2);
     ck_assert_int_eq(s->caches[0], CACHE_WARM);
@@ -384,7 +384,7 @@ START_TEST(test_err_type)
                     "background.on_caller: expected true or false");
     expect_line_err("[measure]\nworkload = sleep\n", 4,
                     "measure.workload: unknown value 'sleep' (expected one of schedule_timeout, "
-                    "rearm, overlap, first_run)");
+                    "rearm, overlap, first_run, hop)");
 }
 END_TEST
 
@@ -409,7 +409,7 @@ START_TEST(test_err_list_item)
 {
     expect_line_err("strategies = scan, bogus\n", 3,
                     "scenario.strategies: unknown item 'bogus' (expected scan, last_running, "
-                    "singleshot, naive, base_tracking)");
+                    "singleshot, naive, base_tracking, shortcut)");
     expect_line_err("strategies = scan, naive, scan\n", 3, "'scan' is listed twice");
     expect_line_err("strategies = scan,,naive\n", 3, "item 2 of the list is empty");
     expect_line_err("strategies =\n", 3, "scenario.strategies: must list at least one item");
@@ -564,6 +564,7 @@ START_TEST(test_names)
     ck_assert_str_eq(strategy_name(STRAT_SINGLESHOT), "singleshot");
     ck_assert_str_eq(strategy_name(STRAT_NAIVE), "naive");
     ck_assert_str_eq(strategy_name(STRAT_BASE_TRACKING), "base_tracking");
+    ck_assert_str_eq(strategy_name(STRAT_SHORTCUT), "shortcut");
     ck_assert_str_eq(cache_state_name(CACHE_WARM), "warm");
     ck_assert_str_eq(cache_state_name(CACHE_COLD), "cold");
 }

@@ -60,6 +60,21 @@ void cpu_sync(cpu_t *c)
     cpu_ops(c)->sync(c);
 }
 
+void cpu_mb(cpu_t *c)
+{
+    cpu_ops(c)->barrier(c, CPU_MB);
+}
+
+void cpu_wmb(cpu_t *c)
+{
+    cpu_ops(c)->barrier(c, CPU_WMB);
+}
+
+void cpu_rmb(cpu_t *c)
+{
+    cpu_ops(c)->barrier(c, CPU_RMB);
+}
+
 void cpu_progress(cpu_t *c)
 {
     cpu_ops(c)->progress(c);

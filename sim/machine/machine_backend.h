@@ -16,6 +16,8 @@
 
 #include "cpu.h"
 
+enum { CPU_MB, CPU_WMB, CPU_RMB };
+
 typedef struct machine_ops {
     const char *name; /* "simgrid" or "native" */
     /* per CPU, called from that CPU only */
@@ -31,6 +33,7 @@ typedef struct machine_ops {
     void (*flush_cache)(cpu_t *c);
     void (*sync)(cpu_t *c);
     void (*progress)(cpu_t *c);
+    void (*barrier)(cpu_t *c, int kind); /* kind: CPU_MB, CPU_WMB, CPU_RMB */
     /* access counters and Paje states; a backend without them: NULL */
     void (*anatomy)(const cpu_t *c, cpu_anatomy_t *out);
     void (*state_push)(cpu_t *c, const char *name);

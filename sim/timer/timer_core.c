@@ -7,7 +7,9 @@
  * The tick (HZ per second on every CPU, local timers out of phase): the
  * hard-interrupt part advances jiffies on the timekeeper; the softirq part
  * then runs this CPU's base when jiffies >= base->timer_jiffies, with
- * interrupts enabled and no nesting of the softirq itself.
+ * interrupts enabled and no nesting of the softirq itself. A tick that comes
+ * while the softirq runs only marks it pending, and the softirq goes round
+ * again when it ends (__do_softirq's restart, at most 10 times).
  */
 #include "timer_internal.h"
 
@@ -37,17 +39,28 @@ static void tick(cpu_t *c, void *arg)
     int id = cpu_id(c);
     if (id == tc->timekeeper)
         cpu_fetch_add(c, tc->jiffies, 1); /* do_timer; interrupts are off */
-    if (tc->in_softirq[id])
-        return; /* the softirq this tick interrupted will see the new jiffy */
+    if (tc->in_softirq[id]) {
+        /* raise_softirq: the softirq this tick interrupted runs again when
+         * it ends, as __do_softirq restarts on a pending bit */
+        tc->softirq_pending[id] = 1;
+        return;
+    }
     tc->in_softirq[id] = 1;
     cpu_irq_enable(c);
     maddr_t b = tc->base[id];
-    uint64_t tj = cpu_read(c, b + BASE_TIMER_JIFFIES);
-    if ((int64_t)(cpu_read(c, tc->jiffies) - tj) >= 0) {
-        tc->runs[id]++;
-        cpu_state_push(c, "run_timers");
-        wheel_run(c, tc, b);
-        cpu_state_pop(c);
+    /* __do_softirq restarts at most MAX_SOFTIRQ_RESTART (10) times, then
+     * leaves the rest to ksoftirqd: here, to this CPU's next tick. */
+    for (int restart = 0; restart <= 10; restart++) {
+        tc->softirq_pending[id] = 0;
+        uint64_t tj = cpu_read(c, b + BASE_TIMER_JIFFIES);
+        if ((int64_t)(cpu_read(c, tc->jiffies) - tj) >= 0) {
+            tc->runs[id]++;
+            cpu_state_push(c, "run_timers");
+            wheel_run(c, tc, b);
+            cpu_state_pop(c);
+        }
+        if (!tc->softirq_pending[id])
+            break;
     }
     cpu_irq_disable(c);
     tc->in_softirq[id] = 0;
@@ -66,6 +79,7 @@ tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running, uin
     tc->base = xcalloc((size_t)tc->ncpus, sizeof *tc->base);
     tc->stack = xcalloc((size_t)tc->ncpus, sizeof *tc->stack);
     tc->in_softirq = xcalloc((size_t)tc->ncpus, sizeof *tc->in_softirq);
+    tc->softirq_pending = xcalloc((size_t)tc->ncpus, sizeof *tc->softirq_pending);
     tc->runs = xcalloc((size_t)tc->ncpus, sizeof *tc->runs);
     for (int i = 0; i < tc->ncpus; i++) {
         tc->base[i] = machine_alloc(tc->m, p->cpu_node[i], BASE_SIZE);
@@ -84,6 +98,7 @@ void tcore_destroy(tcore_t *tc)
     free(tc->base);
     free(tc->stack);
     free(tc->in_softirq);
+    free(tc->softirq_pending);
     free(tc->runs);
     free(tc->fns);
     free(tc);

@@ -21,6 +21,7 @@ struct tcore {
     maddr_t *base;  /* [ncpus] */
     maddr_t *stack; /* [ncpus] a line of each CPU's kernel stack */
     int *in_softirq;
+    int *softirq_pending; /* a tick came during the softirq: run it again */
     uint64_t *runs;
     maddr_t jiffies;
     tcore_fn_t *fns;

@@ -91,7 +91,7 @@ static int del_classic(cpu_t *c, tcore_t *tc, maddr_t t)
         tlock_irq(c, b + BASE_LOCK);
         if (cpu_read(c, t + TIMER_BASE) == b) {
             unlink_classic(c, t);
-            /* smp_wmb: the unlink is visible before base goes NULL */
+            cpu_wmb(c); /* the unlink is visible before base goes NULL */
             cpu_write(c, t + TIMER_BASE, 0);
             tunlock_irq(c, b + BASE_LOCK);
             return 1;
@@ -196,11 +196,19 @@ int mod_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
     return ret;
 }
 
+/* add_timer is __mod_timer(t, t->expires): BUG_ON(pending), then the full
+ * path, without mod_timer's same-expiry fast path. */
 void add_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
 {
     if (is_pending(c, tc, t))
         tcore_emit(tc, TEV_BUG, c, t); /* BUG_ON(timer_pending) */
-    mod_timer(c, tc, t, expires);
+    if (tc->design == TIMER_CLASSIC) {
+        check_timer(c, tc, t);
+        mod_classic(c, tc, t, expires);
+    } else {
+        mod_tracking(c, tc, t, expires);
+    }
+    tcore_emit(tc, TEV_QUEUED, c, t);
 }
 
 int del_timer(cpu_t *c, tcore_t *tc, maddr_t t)
