@@ -140,6 +140,14 @@ static int one(host_t *h, bench_t *b, err_t *e)
     return rc;
 }
 
+static uint64_t gap_sum(const bench_t *b)
+{
+    uint64_t sum = 0;
+    for (int i = 0; i < b->ngaps; i++)
+        sum += b->gaps[i];
+    return sum;
+}
+
 static void print_gaps(FILE *f, const char *what, bench_t *b, double mhz)
 {
     uint64_t sum = 0;
@@ -189,7 +197,16 @@ int bench_native(const char *cpus, int hz, FILE *f, err_t *e)
         print_gaps(f, "no tick:", &plain, host_clock_mhz(h));
         char what[64];
         snprintf(what, sizeof what, "tick at %d Hz, empty wheel:", hz);
+        double lost_plain = (double)gap_sum(&plain) / (double)plain.span,
+               lost_ticked = (double)gap_sum(&ticked) / (double)ticked.span;
         print_gaps(f, what, &ticked, host_clock_mhz(h));
+        double ticks = (double)hz * BENCH_SPAN_MS / 1000.0;
+        fprintf(f,
+                "  one tick (empty wheel), from the extra time lost: (%.3f%% - %.3f%%) x %d ms / "
+                "%.0f ticks = %.0f cycles (%.2f us)\n",
+                100 * lost_ticked, 100 * lost_plain, BENCH_SPAN_MS, ticks,
+                (lost_ticked - lost_plain) * (double)ticked.span / ticks,
+                (lost_ticked - lost_plain) * (double)ticked.span / ticks / host_clock_mhz(h));
     }
     free(plain.gaps);
     free(ticked.gaps);

@@ -90,8 +90,12 @@ struct nmachine {
     uint64_t tick_period, tick_offset;
     cpu_fn tick_fn;
     void *tick_arg;
-    int stopping, abort;
-    uint64_t freed_writes, progress;
+    /* Lines of their own: idle CPUs poll stopping and abort while the caller
+     * bumps progress once a call, and a shared line would bounce. */
+    int stopping __attribute__((aligned(128)));
+    int abort;
+    uint64_t freed_writes __attribute__((aligned(128)));
+    uint64_t progress __attribute__((aligned(128)));
     pthread_barrier_t start;
 };
 
@@ -625,9 +629,10 @@ static int install_handler(err_t *e)
 int native_run(host_t *h, unsigned long seed, const machine_hooks_t *hooks,
                const native_opts_t *opts, err_t *e)
 {
-    nmachine_t *m = calloc(1, sizeof *m);
+    nmachine_t *m = aligned_alloc(128, (sizeof *m + 127) / 128 * 128);
     if (!m)
         abort();
+    memset(m, 0, sizeof *m);
     m->ops = &native_ops;
     m->h = h;
     m->p = host_platform(h);
