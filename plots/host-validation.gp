@@ -35,6 +35,7 @@ do for [t in 'svg png'] {
             set terminal png size 900,700 font 'Sans,9' background '#ffffff'
         }
     }
+    set termoption noenhanced
     set output outdir . '/host-validation.' . t
     plot x with lines lc rgb '#444444' dt 1 title 'y = x', \
          1.25 * x with lines lc rgb '#aaaaaa' dt 2, \
