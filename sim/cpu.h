@@ -1,14 +1,17 @@
-/* cpu: simulated CPUs, each a SimGrid actor on its host.
+/* cpu: the machine API. Every layer above the machine (timer core,
+ * strategies, the run's programs, the oracle, the probes) touches memory and
+ * time only through these functions, so the same code runs on two machines
+ * (dispatched at run time, see machine/machine_backend.h):
  *
- * A CPU runs a program (a C function) that touches simulated memory only
- * through cpu_read/cpu_write/cpu_xchg/...; each call pays what mem_access()
- * says, and cpu_work() pays plain cycles. Every CPU keeps its own cycle
- * counter; the machine runs CPUs in the order of (cycle, CPU id), exactly as
- * if every step were a SimGrid sleep, but without switching actors while the
- * running CPU is still the earliest one (see cpu.c).
+ *   simulated  (machine/simulated.c) CPUs are SimGrid actors; each access
+ *              pays what the coherence model (mem.c) says; every CPU keeps
+ *              its own cycle counter and CPUs run in (cycle, CPU id) order;
+ *   native     (machine/native.c) CPUs are pinned threads of this host;
+ *              accesses are real atomics on real memory; time is the TSC.
  *
- * A periodic interrupt (the tick) can be installed: it is taken between two
- * steps when interrupts are enabled, with interrupts disabled while it runs.
+ * A CPU runs a program (a C function). A periodic interrupt (the tick) can
+ * be installed: it is taken between two steps when interrupts are enabled,
+ * with interrupts disabled while it runs.
  */
 #ifndef NUMASIM_CPU_H
 #define NUMASIM_CPU_H

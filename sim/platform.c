@@ -1,6 +1,6 @@
 /* platform (SimGrid half): engine start-up and the latency matrix.
  *
- * Only this file and cpu.c call SimGrid. SimGrid allows one engine per
+ * Only this file and machine/simulated.c call SimGrid. SimGrid allows one engine per
  * process, so platform_boot() is called at most once per process; numasim
  * runs each simulation in a child process.
  */

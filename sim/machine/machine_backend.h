@@ -4,8 +4,8 @@
  * calls the cpu_* and machine_* functions of cpu.h. Those are dispatched
  * here, at run time, to one of two implementations:
  *
- *   cpu.c      the simulated machine: SimGrid actors, the coherence model
- *   native.c   the host: pinned POSIX threads, real memory, real atomics
+ *   simulated.c  the simulated machine: SimGrid actors, the coherence model
+ *   native.c     the host: pinned POSIX threads, real memory, real atomics
  *
  * so that the timer core and the strategies compile once, with no #ifdef
  * for the backend. A backend's cpu and machine structures start with a

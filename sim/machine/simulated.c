@@ -1,4 +1,4 @@
-/* cpu: simulated CPUs as SimGrid actors. Theory of operation.
+/* simulated: the machine API on simulated CPUs, SimGrid actors. Theory of operation.
  *
  * One simulated second is one cycle. Each CPU has a local cycle counter; a
  * step (a memory access) happens at the CPU's current cycle and advances it
