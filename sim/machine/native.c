@@ -426,6 +426,8 @@ static void n_release(machine_t *mm, maddr_t a, size_t bytes)
 {
     nmachine_t *m = (nmachine_t *)mm;
     uintptr_t off = (uintptr_t)a - (uintptr_t)m->arena;
+    if (!bytes || off >= m->arena_len)
+        return;
     for (uintptr_t l = off >> m->line_shift; l <= (off + bytes - 1) >> m->line_shift; l++)
         __atomic_store_n(&m->freed[l], 1, __ATOMIC_RELEASE);
 }
