@@ -30,6 +30,15 @@ run run --native -q --set measure.arm_cpu=1 --set measure.calls=100 --set scenar
 awk -F, 'NR == 2 && $5 == "base_tracking" && $13 == 0 && $14 == 0 { ok = 1 } END { exit !ok }' "$tmp/rr.csv" ||
     fail "base_tracking violated on the host: $(cat "$tmp/rr.csv")"
 
+# the latency probes on the host: the same programs as on a platform
+run probe --native -q --reps 50 -o "$tmp/probe.csv"
+[ "$rc" -eq 0 ] || fail "probe --native: exit $rc: $err"
+head -1 "$tmp/probe.csv" | grep -q '^probe,platform,from_cpu,to_cpu,from_node,to_node,median_cycles,p10_cycles,p90_cycles,reps$' ||
+    fail "probe --native: bad header"
+for p in timer_overhead hit atomic_held timer_ops load_mem load_dirty pingpong_ldst pingpong_cas; do
+    grep -q "^$p,host," "$tmp/probe.csv" || fail "probe --native: no $p row"
+done
+
 # bad input: one line, exit 2, nothing written
 expect2() { # NAME PATTERN ARGS...
     local name=$1 pat=$2
