@@ -60,11 +60,14 @@ expect2 cpus-syntax "--cpus: expected a list" \
 expect2 trace "--trace" run --native --trace -q -o "$tmp/bad.csv" "$src/scenarios/paper-table.ini"
 expect2 cpus-alone "--native" run --cpus 0 -q -o "$tmp/bad.csv" "$src/scenarios/paper-table.ini"
 
-# the watchdog: a 4-second function the scan waits for, and a 1-second
-# timeout: the run stops with one line, exit 2, and no CSV
+# the watchdog: the timer fires 1 jiffy after it is armed, its function
+# lasts seconds, and the call comes 10^7 cycles (a few ms) after arming, so
+# the scan waits for the function; a 1-second timeout stops the run with one
+# line, exit 2, and no CSV
 expect2 watchdog "native: the run made no progress for 1 s" \
     run --native -q --timeout 1 --set measure.arm_cpu=1 --set function.cycles=8000000000 \
-    --set function.rearm=false --set measure.calls=3 --set scenario.strategies=scan \
+    --set function.rearm=false --set measure.spacing_cycles=10000000 \
+    --set measure.spacing_jitter_cycles=0 --set measure.calls=3 --set scenario.strategies=scan \
     --set scenario.seeds=1 -o "$tmp/bad.csv" "$src/scenarios/race-rearm.ini"
 
 [ "$fails" -eq 0 ] || exit 1
