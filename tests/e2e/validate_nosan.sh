@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# scripts/validate --smoke: the whole host-validation loop, short, with its
+# results kept in a temporary directory (the repository's are not touched):
+# native probes, a platform fitted to them, the prediction and the native
+# measurement of paper-table and race-rearm, compared cell by cell.
+set -u
+numasim=$1 src=$2
+. "$src/tests/e2e/lib/common.bash"
+
+before=$(cksum "$src/results/host-validation.csv" 2>/dev/null)
+NUMASIM=$numasim "$src/scripts/validate" --smoke -o "$tmp/v" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || { fail "scripts/validate --smoke: exit $rc: $(tail -5 "$tmp/err")"; exit 1; }
+csv=$tmp/v/published/results/host-validation.csv
+[ -f "$csv" ] || { fail "no host-validation.csv"; exit 1; }
+head -1 "$csv" | grep -q '^scenario,strategy,cache,predicted_cycles,measured_cycles,error,' ||
+    fail "bad header: $(head -1 "$csv")"
+# paper-table: 5 strategies x 2 caches; race-rearm: its 6 strategies, warm
+[ "$(grep -c '^paper-table,' "$csv")" -eq 10 ] || fail "paper-table cells: $(grep -c '^paper-table,' "$csv")"
+[ "$(grep -c '^race-rearm,' "$csv")" -eq 6 ] || fail "race-rearm cells: $(grep -c '^race-rearm,' "$csv")"
+awk -F, 'NR > 1 && !($4 > 0 && $5 > 0) { bad = 1; print } END { exit bad }' "$csv" ||
+    fail "a cell without a prediction or a measurement"
+grep -q '^geometric-mean error factor: ' "$tmp/out" || fail "no error factor printed"
+grep -q '<prop id="insn_cycles"' "$tmp/v/published/platforms/host-tuned.xml" || fail "no fitted platform"
+[ -s "$tmp/v/published/plots/host-validation.png" ] || fail "no chart"
+[ "$(cksum "$src/results/host-validation.csv" 2>/dev/null)" = "$before" ] ||
+    fail "--smoke wrote into the repository's results"
+[ "$fails" -eq 0 ] || exit 1
+echo "validate --smoke: $(grep '^geometric-mean' "$tmp/out")"
