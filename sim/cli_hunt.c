@@ -29,6 +29,7 @@
  * reproduces it with `numasim run` (calls cut to the first violating call),
  * with the trace of events before the violation as comments. */
 #define _GNU_SOURCE /* realpath */
+#include "child.h"
 #include "cli.h"
 #include "platform.h"
 #include "results.h"
@@ -89,17 +90,6 @@ typedef struct {
     int ncpus;
     double period; /* cycles per tick */
 } hunt_t;
-
-static volatile pid_t g_kids[MAX_JOBS];
-
-static void on_signal(int sig)
-{
-    results_cleanup();
-    for (int i = 0; i < MAX_JOBS; i++)
-        if (g_kids[i] > 0)
-            kill(g_kids[i], SIGKILL);
-    _exit(128 + sig);
-}
 
 static void hunt_usage(FILE *f)
 {
@@ -266,27 +256,12 @@ static int kid_start(kid_t *k, const cand_t *c, const hunt_t *h, int trace)
         perror("numasim: tmpfile");
         exit(1);
     }
-    fflush(NULL);
-    k->pid = fork();
-    if (k->pid < 0) {
-        perror("numasim: fork");
-        exit(1);
-    }
+    k->pid = child_fork();
     if (k->pid > 0) {
-        for (int i = 0; i < MAX_JOBS; i++)
-            if (g_kids[i] <= 0) {
-                g_kids[i] = k->pid;
-                break;
-            }
         scenario_free(s);
         platform_free(p);
         return 0;
     }
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1)
-        _exit(1);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
     if (trace)
         dup2(fileno(k->trace), 2);
     run_t r;
@@ -316,12 +291,7 @@ static int kid_start(kid_t *k, const cand_t *c, const hunt_t *h, int trace)
 /* Waits for k; fills w. Returns 0, or 1 on a crash or failure. */
 static int kid_finish(kid_t *k, hwire_t *w)
 {
-    int st;
-    while (waitpid(k->pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    for (int i = 0; i < MAX_JOBS; i++)
-        if (g_kids[i] == k->pid)
-            g_kids[i] = 0;
+    int st = child_wait(k->pid);
     rewind(k->out);
     int bad =
         !WIFEXITED(st) || WEXITSTATUS(st) != 0 || fread(w, sizeof *w, 1, k->out) != 1 || w->rc != 0;
@@ -699,8 +669,7 @@ int cli_hunt(int argc, char **argv)
                 strats[nstrats++] = base->strategies[i];
     }
     if (rc == 0) {
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
+        child_catch_signals();
         rc = hunt(&h, base, strats, nstrats, budget, refine, (unsigned long)seed, (int)jobs, quiet,
                   out);
     }

@@ -2,6 +2,7 @@
  * scenario, each simulation in a child process (SimGrid allows one engine
  * per process), up to --jobs at a time. Everything is validated before the
  * first simulation starts, so bad input never leaves a partial result. */
+#include "child.h"
 #include "cli.h"
 #include "cpu.h"
 #include "host.h"
@@ -54,7 +55,6 @@ typedef struct {
 } wire_t;
 
 #define MAX_JOBS 256
-static volatile pid_t g_children[MAX_JOBS]; /* running simulations */
 /* The job table, also from a static: a child simulation exits while the
  * parent's pointer may live only in a register, which valgrind's leak check
  * in the child would report as lost. */
@@ -63,15 +63,6 @@ static job_t *volatile g_jobs;
 /* --native: every scenario runs on this host instead of its platforms. */
 static host_t *g_host;
 static native_opts_t g_native = {30};
-
-static void on_signal(int sig)
-{
-    results_cleanup();
-    for (int i = 0; i < MAX_JOBS; i++)
-        if (g_children[i] > 0)
-            kill(g_children[i], SIGKILL);
-    _exit(128 + sig);
-}
 
 static void run_usage(FILE *f)
 {
@@ -210,25 +201,9 @@ static void start_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
         perror("numasim: tmpfile");
         exit(1);
     }
-    fflush(NULL);
-    j->pid = fork();
-    if (j->pid < 0) {
-        perror("numasim: fork");
-        exit(1);
-    }
-    if (j->pid > 0) {
-        for (int i = 0; i < MAX_JOBS; i++)
-            if (g_children[i] <= 0) {
-                g_children[i] = j->pid;
-                break;
-            }
+    j->pid = child_fork();
+    if (j->pid > 0)
         return;
-    }
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1)
-        _exit(1); /* the parent died before prctl took effect */
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
     run_t r;
     memset(&r, 0, sizeof r);
     r.s = v->s;
@@ -279,12 +254,7 @@ static void start_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
 /* Waits for job j; returns 0, 1 (crash) or 2 (user error from the child). */
 static int finish_job(job_t *j, const variant_t *vs)
 {
-    int st;
-    while (waitpid(j->pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    for (int i = 0; i < MAX_JOBS; i++)
-        if (g_children[i] == j->pid)
-            g_children[i] = 0;
+    int st = child_wait(j->pid);
     const variant_t *v = &vs[j->v];
     wire_t w;
     rewind(j->out);
@@ -631,8 +601,7 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
             rc = jr;
     }
     while (running > 0) { /* after an error: reap the rest */
-        int st;
-        waitpid(js[slot[--running]].pid, &st, 0);
+        child_wait(js[slot[--running]].pid);
     }
     free(slot);
     free(mine);
@@ -868,8 +837,7 @@ int cli_run(int argc, char **argv)
         free(sets);
         return ERR_EXIT;
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    child_catch_signals();
     int rc = 0;
     for (int i = optind; i < argc && rc == 0; i++)
         rc = run_scenario_file(argv[i], out, sets, nsets, trace, &po, (int)jobs, quiet, slice,

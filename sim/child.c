@@ -1,0 +1,65 @@
+/* child: simulations in child processes (see child.h). */
+#include "child.h"
+
+#include "results.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_CHILDREN 256
+static volatile pid_t g_children[MAX_CHILDREN]; /* running children */
+
+static void on_signal(int sig)
+{
+    results_cleanup();
+    for (int i = 0; i < MAX_CHILDREN; i++)
+        if (g_children[i] > 0)
+            kill(g_children[i], SIGKILL);
+    _exit(128 + sig);
+}
+
+void child_catch_signals(void)
+{
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+}
+
+pid_t child_fork(void)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("numasim: fork");
+        exit(1);
+    }
+    if (pid > 0) {
+        for (int i = 0; i < MAX_CHILDREN; i++)
+            if (g_children[i] <= 0) {
+                g_children[i] = pid;
+                break;
+            }
+        return pid;
+    }
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1)
+        _exit(1); /* the parent died before prctl took effect */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    return 0;
+}
+
+int child_wait(pid_t pid)
+{
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    for (int i = 0; i < MAX_CHILDREN; i++)
+        if (g_children[i] == pid)
+            g_children[i] = 0;
+    return st;
+}
