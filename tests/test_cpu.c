@@ -5,6 +5,7 @@
  * needs two SimGrid runs to compare.
  */
 #include "cpu.h"
+#include "simulated.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -9,6 +9,7 @@
  * iteration of a loop test, runs in its own child).
  */
 #include "cpu.h"
+#include "simulated.h"
 #include "generate.h"
 #include "platform.h"
 

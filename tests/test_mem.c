@@ -9,6 +9,7 @@
  * numa32: CPU i sits on node i/2; nodes 0,1 share a C-brick, 0..7 a router.
  */
 #include "cpu.h"
+#include "simulated.h"
 #include "mem.h"
 
 #include <check.h>

@@ -6,6 +6,7 @@
  * pj_dump, which scripts/setup installs.
  */
 #include "cpu.h"
+#include "simulated.h"
 
 #include <check.h>
 #include <inttypes.h>

@@ -7,6 +7,7 @@
  * process, and each test case runs in its own child).
  */
 #include "cpu.h"
+#include "simulated.h"
 #include "platform.h"
 
 #include <check.h>

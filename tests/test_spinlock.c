@@ -8,6 +8,7 @@
  * the spin fast-forward changes no cycle (compared with always-yield).
  */
 #include "spinlock.h"
+#include "simulated.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -29,6 +29,7 @@
  * test asserts after the run.
  */
 #include "cpu.h"
+#include "simulated.h"
 #include "timer/timer.h"
 
 #include <check.h>

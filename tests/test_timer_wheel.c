@@ -67,6 +67,7 @@
  * expiry, on its CPU.
  */
 #include "cpu.h"
+#include "simulated.h"
 #include "host.h"
 #include "native.h"
 #include "timer/timer.h"

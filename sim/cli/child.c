@@ -16,7 +16,7 @@ static volatile pid_t g_children[MAX_CHILDREN]; /* running children */
 
 static void on_signal(int sig)
 {
-    results_cleanup();
+    outfile_cleanup();
     for (int i = 0; i < MAX_CHILDREN; i++)
         if (g_children[i] > 0)
             kill(g_children[i], SIGKILL);

@@ -2,7 +2,7 @@
  * process), shared by `numasim run` and `numasim hunt`.
  *
  * The parent keeps a table of the children it started, so that SIGINT or
- * SIGTERM removes the temporary result files (results_cleanup) and kills
+ * SIGTERM removes the temporary result files (outfile_cleanup) and kills
  * every running child before exiting. */
 #ifndef NUMASIM_CHILD_H
 #define NUMASIM_CHILD_H

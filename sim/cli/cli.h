@@ -19,6 +19,9 @@ int cli_probe(int argc, char **argv);
 /* `numasim tune --probe-target`: the parsed options of cli_tune. */
 int cli_tune_probe(const char *target, const char *params, const char *out, long max_evals,
                    const char *const *sets, int nsets, const char *platform);
+/* `numasim platform --generate` and `--from-host`: argv starts at "platform". */
+int cli_generate(int argc, char **argv);
+int cli_from_host(int argc, char **argv);
 int cli_merge(int argc, char **argv);
 int cli_slurm(int argc, char **argv);
 int cli_hunt(int argc, char **argv);

@@ -13,6 +13,7 @@
 #include "bench_native.h"
 #include "cli.h"
 #include "cpu.h"
+#include "simulated.h"
 #include "run.h"
 #include "scenario.h"
 

@@ -110,7 +110,7 @@ int cli_from_host(int argc, char **argv)
     char cmd[1024];
     command_text(argc, argv, cmd, sizeof cmd);
     FILE *f = stdout;
-    if (out && (results_ensure_dir(out, &e) < 0 || !(f = results_open(out, &e))))
+    if (out && (outfile_ensure_dir(out, &e) < 0 || !(f = outfile_open(out, &e))))
         rc = -1;
     if (rc == 0 && host_write_platform(f, &t, name, probe ? &pr : NULL, probe, cmd) < 0)
         rc = err_set(&e, out ? out : "-", 0, "write failed");
@@ -123,11 +123,11 @@ int cli_from_host(int argc, char **argv)
             rc = -1; /* a bug of the writer: keep no file */
         platform_free(p);
         if (rc < 0)
-            results_abort(f, out);
+            outfile_abort(f, out);
         else
-            rc = results_commit(f, out, &e);
+            rc = outfile_commit(f, out, &e);
     } else if (out && f && f != stdout) {
-        results_abort(f, out);
+        outfile_abort(f, out);
     }
     host_topo_free(&t);
     probe_result_free(&pr);

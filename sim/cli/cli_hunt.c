@@ -340,7 +340,7 @@ static int write_found(const char *out, const cand_t *c, const hunt_t *h, unsign
     char abs[PATH_MAX];
     if (!realpath(s->platforms[0], abs))
         snprintf(abs, sizeof abs, "%s", s->platforms[0]);
-    FILE *f = results_open(out, e);
+    FILE *f = outfile_open(out, e);
     if (!f) {
         scenario_free(s);
         platform_free(p);
@@ -385,7 +385,7 @@ static int write_found(const char *out, const cand_t *c, const hunt_t *h, unsign
     }
     scenario_free(s);
     platform_free(p);
-    return results_commit(f, out, e);
+    return outfile_commit(f, out, e);
 }
 
 /* --- the hunt --- */

@@ -33,7 +33,7 @@ static void merge_usage(FILE *f)
 
 static void on_signal(int sig)
 {
-    results_cleanup();
+    outfile_cleanup();
     _exit(128 + sig);
 }
 
@@ -112,11 +112,11 @@ int cli_merge(int argc, char **argv)
     snprintf(conf_path, sizeof conf_path, "%.*s.resolved.ini",
              (int)(ol > 4 && !strcmp(out + ol - 4, ".csv") ? ol - 4 : ol), out);
     FILE *csv = NULL, *conf = NULL;
-    if (results_ensure_dir(out, &e) < 0 || !(csv = results_open(out, &e)) ||
-        !(conf = results_open(conf_path, &e))) {
+    if (outfile_ensure_dir(out, &e) < 0 || !(csv = outfile_open(out, &e)) ||
+        !(conf = outfile_open(conf_path, &e))) {
         fprintf(stderr, "%s\n", e.msg);
         if (csv)
-            results_abort(csv, out);
+            outfile_abort(csv, out);
         part_free(m);
         return ERR_EXIT;
     }
@@ -135,12 +135,12 @@ int cli_merge(int argc, char **argv)
     free(cmd);
     part_free(m);
     /* The configuration first, the CSV last, as `numasim run` does. */
-    if (results_commit(conf, conf_path, &e) < 0) {
+    if (outfile_commit(conf, conf_path, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
-        results_abort(csv, out);
+        outfile_abort(csv, out);
         return ERR_EXIT;
     }
-    if (results_commit(csv, out, &e) < 0) {
+    if (outfile_commit(csv, out, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
         unlink(conf_path);
         return ERR_EXIT;

@@ -1,6 +1,7 @@
 /* cli_platform: `numasim platform FILE.xml [--csv]`. */
 #include "cli.h"
 #include "cpu.h"
+#include "simulated.h"
 #include "hostplat.h"
 #include "platform.h"
 
@@ -73,7 +74,6 @@ static void print_csv(const platform_t *p)
     }
 }
 
-int cli_generate(int argc, char **argv);
 
 int cli_platform(int argc, char **argv)
 {

@@ -64,12 +64,12 @@ static int probe_to_csv(platform_t *p, const probe_opts_t *o, err_t *e)
         out = def;
     }
     FILE *f = NULL;
-    if (strcmp(out, "-") != 0 && (results_ensure_dir(out, e) < 0 || !(f = results_open(out, e))))
+    if (strcmp(out, "-") != 0 && (outfile_ensure_dir(out, e) < 0 || !(f = outfile_open(out, e))))
         return -1;
     probe_result_t r;
     if (probe_run(p, o->host, (int)o->reps, "numasim", &r, e) < 0) {
         if (f)
-            results_abort(f, out);
+            outfile_abort(f, out);
         return -1;
     }
     int rc = probe_write_csv(f ? f : stdout, p->name, &r);
@@ -79,10 +79,10 @@ static int probe_to_csv(platform_t *p, const probe_opts_t *o, err_t *e)
         return rc < 0 ? err_set(e, "-", 0, "cannot write to standard output") : 0;
     }
     if (rc < 0) {
-        results_abort(f, out);
+        outfile_abort(f, out);
         return err_set(e, out, 0, "write failed");
     }
-    if (results_commit(f, out, e) < 0)
+    if (outfile_commit(f, out, e) < 0)
         return -1;
     if (!o->quiet)
         fprintf(stderr, "wrote %s\n", out);

@@ -5,6 +5,7 @@
 #include "child.h"
 #include "cli.h"
 #include "cpu.h"
+#include "simulated.h"
 #include "host.h"
 #include "part.h"
 #include "platform.h"
@@ -570,8 +571,8 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
              (int)(strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv") ? strlen(out) - 4
                                                                              : strlen(out)),
              out);
-    if (rc == 0 && (results_ensure_dir(out, &e) < 0 || !(csv = results_open(out, &e)) ||
-                    (!sliced && !(conf = results_open(conf_path, &e))))) {
+    if (rc == 0 && (outfile_ensure_dir(out, &e) < 0 || !(csv = outfile_open(out, &e)) ||
+                    (!sliced && !(conf = outfile_open(conf_path, &e))))) {
         fprintf(stderr, "%s\n", e.msg);
         rc = ERR_EXIT;
     }
@@ -622,7 +623,7 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
     if (rc == 0 && sliced) {
         FILE *f = csv;
         csv = NULL;
-        if (part_write(f, &pt) < 0 || results_commit(f, out, &e) < 0) {
+        if (part_write(f, &pt) < 0 || outfile_commit(f, out, &e) < 0) {
             if (!*e.msg)
                 err_set(&e, out, 0, "cannot write");
             fprintf(stderr, "%s\n", e.msg);
@@ -651,13 +652,13 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
          * always has its configuration beside it. */
         FILE *c = conf;
         conf = NULL;
-        if (results_commit(c, conf_path, &e) < 0) {
+        if (outfile_commit(c, conf_path, &e) < 0) {
             fprintf(stderr, "%s\n", e.msg);
             rc = ERR_EXIT;
         } else {
             FILE *f = csv;
             csv = NULL;
-            if (results_commit(f, out, &e) < 0) {
+            if (outfile_commit(f, out, &e) < 0) {
                 fprintf(stderr, "%s\n", e.msg);
                 unlink(conf_path);
                 rc = ERR_EXIT;
@@ -665,9 +666,9 @@ static int run_scenario_file(const char *path, const char *out_opt, const char *
         }
     }
     if (csv)
-        results_abort(csv, out);
+        outfile_abort(csv, out);
     if (conf)
-        results_abort(conf, conf_path);
+        outfile_abort(conf, conf_path);
     for (int i = 0; i < njobs; i++)
         free(js[i].cycles);
     part_release(&pt);

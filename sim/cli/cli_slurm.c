@@ -330,10 +330,10 @@ static int in_queue(const char *id)
 static int write_file(const char *path, const char *text)
 {
     err_t e = {{0}};
-    FILE *f = results_open(path, &e);
-    if (!f || fputs(text, f) < 0 || results_commit(f, path, &e) < 0) {
+    FILE *f = outfile_open(path, &e);
+    if (!f || fputs(text, f) < 0 || outfile_commit(f, path, &e) < 0) {
         if (f && !*e.msg)
-            results_abort(f, path);
+            outfile_abort(f, path);
         fprintf(stderr, "%s\n", *e.msg ? e.msg : "numasim slurm: write error");
         return -1;
     }

@@ -1,5 +1,13 @@
 #include "strategy.h"
 
+const char *const strategy_names[STRAT_COUNT] = {"scan",  "last_running",  "singleshot",
+                                                 "naive", "base_tracking", "shortcut"};
+
+const char *strategy_name(strategy_id_t id)
+{
+    return (int)id >= 0 && id < STRAT_COUNT ? strategy_names[id] : "?";
+}
+
 int strategy_del_timer_sync(strategy_id_t id, cpu_t *c, tcore_t *tc, maddr_t t, int *oops)
 {
     switch (id) {

@@ -13,8 +13,24 @@
 #ifndef NUMASIM_STRATEGY_H
 #define NUMASIM_STRATEGY_H
 
-#include "scenario.h"
 #include "timer/timer.h"
+
+typedef enum {
+    STRAT_SCAN,
+    STRAT_LAST_RUNNING,
+    STRAT_SINGLESHOT,
+    STRAT_NAIVE,
+    STRAT_BASE_TRACKING,
+    STRAT_SHORTCUT, /* not in the default list: a negative control */
+    STRAT_COUNT
+} strategy_id_t;
+
+/* The strategies' names, as scenario files spell them, indexed by id. */
+extern const char *const strategy_names[STRAT_COUNT];
+
+/* The name of id, or "?" when out of range. */
+const char *strategy_name(strategy_id_t id);
+
 
 /* Runs strategy id on CPU c for timer t. Returns what del_timer_sync returns
  * (1 when the timer was pending). *oops is set to 1 when the strategy hit

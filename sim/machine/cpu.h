@@ -1,12 +1,12 @@
 /* cpu: the machine API. Every layer above the machine (timer core,
  * strategies, the run's programs, the oracle, the probes) touches memory and
  * time only through these functions, so the same code runs on two machines
- * (dispatched at run time, see machine/machine_backend.h):
+ * (dispatched at run time, see machine_backend.h):
  *
- *   simulated  (machine/simulated.c) CPUs are SimGrid actors; each access
+ *   simulated  (machine/simgrid/simulated.c) CPUs are SimGrid actors; each access
  *              pays what the coherence model (mem.c) says; every CPU keeps
  *              its own cycle counter and CPUs run in (cycle, CPU id) order;
- *   native     (machine/native.c) CPUs are pinned threads of this host;
+ *   native     (machine/native/native.c) CPUs are pinned threads of this host;
  *              accesses are real atomics on real memory; time is the TSC.
  *
  * A CPU runs a program (a C function). A periodic interrupt (the tick) can
@@ -47,29 +47,7 @@ typedef struct {
     uint64_t tick_cycles;        /* cycles inside tick handlers (already in the above) */
 } cpu_anatomy_t;
 
-/* Runs one simulation of platform p in this process (SimGrid allows one per
- * process). At cycle 0, once the routes are known and the memory exists,
- * hooks->setup runs; then every CPU starts. Returns 0 when all CPUs are done,
- * or -1 with e filled (a platform whose routes are broken). seed seeds the
- * per-CPU generators. Fills p->node_lat from SimGrid's routes unless it is
- * already filled. */
-int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
-                err_t *e);
-
-/* Makes the next machine_run() of this process write a Paje trace into file
- * (NULL: none), covering the first `calls` measured calls (see cpu_call_begin
- * and paje.h). file must live until machine_run() returns. */
-void machine_request_paje(const char *file, int calls);
-
-/* Runs the bare SimGrid loop the benchmark compares with: one actor per CPU
- * of p, each doing sg_actor_sleep_for(1) until `sleeps` sleeps are done in
- * all. Returns the number of sleeps. Starts SimGrid (once per process). */
-long machine_bare_sleeps(platform_t *p, const char *argv0, long sleeps);
-
 /* --- for setup() --- */
-/* The coherence model of a simulated machine (tests and the simulated
- * backend only: code above the machine layer uses machine_alloc & co). */
-mem_t *machine_mem(machine_t *m);
 const platform_t *machine_platform(const machine_t *m);
 int machine_ncpus(const machine_t *m);
 cpu_t *machine_cpu(machine_t *m, int id);
@@ -77,10 +55,6 @@ void machine_set_program(machine_t *m, int cpu, cpu_fn fn, void *arg);
 /* Every CPU takes fn every period cycles; CPU i's first tick is at
  * offset + i * period / ncpus (local timers are not in phase). */
 void machine_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg);
-/* When 1, use the reference scheduler: every step is a SimGrid sleep until
- * its key (slow; tests compare it with the default baton scheduler). Also
- * selected by NUMASIM_SCHEDULER=yield in the environment. */
-void machine_set_always_yield(machine_t *m, int on);
 
 /* Memory of the machine, for setup code and the layers above (the timer
  * core allocates its bases and timers here). alloc returns zeroed memory

@@ -89,7 +89,4 @@ int gen_top_routers(const gen_tree_t *t);
  * the header comment. Returns 0, or -1 when a write failed. */
 int gen_write(FILE *f, const gen_tree_t *t, const char *command);
 
-/* `numasim platform --generate ...`: argv starts at "platform". */
-int cli_generate(int argc, char **argv);
-
 #endif

@@ -1,10 +1,11 @@
-/* platform: a simulated machine read from a SimGrid platform file.
+/* platform: a machine's description, read from a SimGrid platform file.
  *
- * Two halves. platform_read() parses and validates the XML with libxml2 (no
- * SimGrid: every error becomes "FILE:LINE: message"). platform_boot() hands
- * the same file to SimGrid, and platform_routes() (called from an actor, as
- * SimGrid builds Dijkstra routes lazily once the engine runs) fills the
- * node-to-node latency matrix from SimGrid's routes.
+ * Two halves. platform_read() (platform_xml.c) parses and validates the XML
+ * with libxml2 (no SimGrid: every error becomes "FILE:LINE: message").
+ * platform_boot() (simgrid/platform_simgrid.h) hands the same file to
+ * SimGrid, and platform_routes() fills the node-to-node latency matrix from
+ * SimGrid's routes. The native machine builds its platform_t from the host
+ * (native/host.h) instead.
  *
  * Units: every latency is in CPU cycles. SimGrid's time unit is one cycle
  * (hosts have speed "1f", link latencies are written "Ns" = N cycles).
@@ -83,16 +84,6 @@ const platform_param_t *platform_param(const platform_t *p, const char *name);
  * link of a class), and a comment at the top. Returns 0, or -1 with e. */
 int platform_write_with(const char *in_path, const char *out_path, int n, const char *const *names,
                         const double *values, const char *comment, err_t *e);
-
-/* --- SimGrid half (platform.c) --- */
-
-/* Initialises SimGrid (once per process) and loads p's file, applying the
- * link overrides. argv0 names the program in SimGrid's messages. */
-void platform_boot(platform_t *p, const char *argv0);
-
-/* From inside a SimGrid actor: fills p->node_lat from SimGrid's routes.
- * Returns 0, or -1 with e filled when two nodes have no route. */
-int platform_routes(platform_t *p, err_t *e);
 
 /* Round-trip latency between two nodes, in cycles (0 on the diagonal). */
 static inline uint32_t platform_node_lat(const platform_t *p, int a, int b)

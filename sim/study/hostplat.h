@@ -18,37 +18,15 @@
 #define NUMASIM_HOSTPLAT_H
 
 #include "err.h"
+#include "host_topo.h"
 #include "probe.h"
 
 #include <stdio.h>
-
-typedef struct {
-    int ncpus, nnodes, npackages;
-    int *cpu_os;       /* [ncpus] OS index of each PU (for pinning) */
-    int *cpu_node;     /* [ncpus] node (0..nnodes-1) of each PU */
-    int *node_os;      /* [nnodes] OS index of each node */
-    int *node_package; /* [nnodes] package (logical index), -1 if none */
-    double *dist;      /* [nnodes*nnodes] SLIT distances, or NULL */
-    int line_bytes;    /* 0 when hwloc reports no cache */
-    double clock_mhz;  /* 0 when unknown */
-    char clock_origin[128];
-    char cpu_model[128];
-    int this_system;   /* 0 when read from HWLOC_XMLFILE */
-    int dropped_nodes; /* NUMA nodes without CPUs, left out */
-} host_topo_t;
-
-/* Reads the topology through hwloc. Returns 0 with t filled (free with
- * host_topo_free), or -1 with e. */
-int host_topo_read(host_topo_t *t, err_t *e);
-void host_topo_free(host_topo_t *t);
 
 /* Writes the platform file of t to f, zone id `name`. probe (may be NULL)
  * supplies measured memory costs; probe_path names it in comments. command
  * is recorded in the header comment. Returns 0, or -1 when a write failed. */
 int host_write_platform(FILE *f, const host_topo_t *t, const char *name,
                         const probe_result_t *probe, const char *probe_path, const char *command);
-
-/* `numasim platform --from-host ...`: argv starts at "platform". */
-int cli_from_host(int argc, char **argv);
 
 #endif

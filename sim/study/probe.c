@@ -23,6 +23,7 @@
  */
 #include "probe.h"
 #include "cpu.h"
+#include "simulated.h"
 #include "native.h"
 #include "timer/timer.h"
 

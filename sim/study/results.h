@@ -1,15 +1,11 @@
-/* results: statistics of a combination's calls and the CSV they go to.
- *
- * Files are written atomically: to "PATH.tmp.PID", flushed and synced, then
- * renamed over PATH, so that a reader never sees a partial file under the
- * final name (a kill or a full disk leaves at most the .tmp file, which is
- * removed on the error paths and on SIGINT/SIGTERM).
- */
+/* results: statistics of a combination's calls and the CSV row they make.
+ * The files themselves are written through outfile.h. */
 #ifndef NUMASIM_RESULTS_H
 #define NUMASIM_RESULTS_H
 
 #include "cpu.h"
 #include "err.h"
+#include "outfile.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -39,19 +35,5 @@ void results_print_row(FILE *f, const result_row_t *r);
 
 /* row->anatomy += *a. */
 void results_add_anatomy(result_row_t *row, const cpu_anatomy_t *a);
-
-/* Atomic file writing: results_open() returns a stream on a temporary file
- * beside path; results_commit() closes, syncs and renames it (0, or -1 with
- * e); results_abort() closes and removes it. */
-FILE *results_open(const char *path, err_t *e);
-int results_commit(FILE *f, const char *path, err_t *e);
-void results_abort(FILE *f, const char *path);
-
-/* Removes any temporary file still open (for signal handlers). */
-void results_cleanup(void);
-
-/* Creates the directory part of path if missing (one level). Returns 0 or -1
- * with e. */
-int results_ensure_dir(const char *path, err_t *e);
 
 #endif

@@ -17,6 +17,7 @@
 #include "run.h"
 
 #include "cpu.h"
+#include "simulated.h"
 #include "native.h"
 #include "oracle.h"
 #include "strategy.h"

@@ -63,8 +63,6 @@ typedef struct {
     unsigned flags;
 } keydef_t;
 
-static const char *const kStrategies[] = {"scan",  "last_running",  "singleshot",
-                                          "naive", "base_tracking", "shortcut"};
 static const char *const kCaches[] = {"warm", "cold"};
 static const char *const kWorkloads[] = {"schedule_timeout", "rearm", "overlap", "first_run",
                                          "hop"};
@@ -73,7 +71,6 @@ static const char *const kSections[] = {"scenario",   "measure",  "kernel",
                                         "background", "function", "overlap"};
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
-_Static_assert(NELEM(kStrategies) == STRAT_COUNT, "a name per strategy");
 _Static_assert(NELEM(kCaches) == 2, "a name per cache state");
 
 #define FLD(f)   offsetof(scenario_t, f)
@@ -120,7 +117,7 @@ static const keydef_t KEYS[] = {
     KBOOL("scenario", "default", is_default, "false"),
     KLIST("scenario", "platforms", T_PATH_LIST, platforms, nplatforms, NULL, F_NONEMPTY),
     KELIST("scenario", "strategies", strategies, nstrategies,
-           "scan,last_running,singleshot,naive,base_tracking", kStrategies, F_NONEMPTY),
+           "scan,last_running,singleshot,naive,base_tracking", strategy_names, F_NONEMPTY),
     KELIST("scenario", "cache", caches, ncaches, "warm,cold", kCaches, F_NONEMPTY | F_BOTH),
     KU64("scenario", "seed", seed, "1", NOMAX),
     KINT("scenario", "seeds", seeds, "1", 1, 100000),
@@ -811,11 +808,6 @@ void scenario_write_resolved(const scenario_t *s, FILE *f)
     for (int i = 0; i < s->nresolved; i++)
         fprintf(f, "%s = %s   ; %s\n", s->resolved[i].key, s->resolved[i].value,
                 s->resolved[i].origin);
-}
-
-const char *strategy_name(strategy_id_t id)
-{
-    return (int)id >= 0 && id < STRAT_COUNT ? kStrategies[id] : "?";
 }
 
 const char *cache_state_name(cache_state_t c)

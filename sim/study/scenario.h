@@ -15,21 +15,12 @@
 
 #include "err.h"
 #include "platform.h"
+#include "strategy.h"
 
 #include <stdint.h>
 #include <stdio.h>
 
 typedef enum { CACHE_WARM, CACHE_COLD } cache_state_t;
-
-typedef enum {
-    STRAT_SCAN,
-    STRAT_LAST_RUNNING,
-    STRAT_SINGLESHOT,
-    STRAT_NAIVE,
-    STRAT_BASE_TRACKING,
-    STRAT_SHORTCUT, /* not in the default list: a negative control */
-    STRAT_COUNT
-} strategy_id_t;
 
 /* What the measured CPU and its helpers do in each call (see run.c). */
 typedef enum {
@@ -113,7 +104,6 @@ void scenario_free(scenario_t *s);
 /* Writes "key = value ; origin" lines of the resolved configuration. */
 void scenario_write_resolved(const scenario_t *s, FILE *f);
 
-const char *strategy_name(strategy_id_t id);
 const char *cache_state_name(cache_state_t c);
 const char *workload_name(workload_t w); /* "rearm", ...; "?" if out of range */
 

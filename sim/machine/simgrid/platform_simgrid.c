@@ -1,10 +1,10 @@
-/* platform (SimGrid half): engine start-up and the latency matrix.
+/* platform_simgrid: engine start-up and the latency matrix.
  *
- * Only this file and machine/simulated.c call SimGrid. SimGrid allows one engine per
+ * Only the files of machine/simgrid/ call SimGrid. SimGrid allows one engine per
  * process, so platform_boot() is called at most once per process; numasim
  * runs each simulation in a child process.
  */
-#include "platform.h"
+#include "platform_simgrid.h"
 
 #include "paje.h"
 

@@ -20,9 +20,10 @@
  * Plain work (cpu_work) touches no shared state, so it never needs to yield.
  * A test runs both ways and compares every step.
  */
-#include "cpu.h"
+#include "simulated.h"
 
-#include "machine/machine_backend.h"
+#include "machine_backend.h"
+#include "platform_simgrid.h"
 #include "paje.h"
 
 #include <simgrid/actor.h>

@@ -1,0 +1,40 @@
+/* simulated: the machine of cpu.h simulated on SimGrid (simulated.c).
+ *
+ * What only the simulated machine has: the run itself, its Paje trace, the
+ * reference scheduler and its coherence model. Everything else goes through
+ * the backend-neutral API of cpu.h.
+ */
+#ifndef NUMASIM_SIMULATED_H
+#define NUMASIM_SIMULATED_H
+
+#include "cpu.h"
+
+/* Runs one simulation of platform p in this process (SimGrid allows one per
+ * process). At cycle 0, once the routes are known and the memory exists,
+ * hooks->setup runs; then every CPU starts. Returns 0 when all CPUs are done,
+ * or -1 with e filled (a platform whose routes are broken). seed seeds the
+ * per-CPU generators. Fills p->node_lat from SimGrid's routes unless it is
+ * already filled. */
+int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
+                err_t *e);
+
+/* Makes the next machine_run() of this process write a Paje trace into file
+ * (NULL: none), covering the first `calls` measured calls (see cpu_call_begin
+ * and paje.h). file must live until machine_run() returns. */
+void machine_request_paje(const char *file, int calls);
+
+/* Runs the bare SimGrid loop the benchmark compares with: one actor per CPU
+ * of p, each doing sg_actor_sleep_for(1) until `sleeps` sleeps are done in
+ * all. Returns the number of sleeps. Starts SimGrid (once per process). */
+long machine_bare_sleeps(platform_t *p, const char *argv0, long sleeps);
+
+/* When 1, use the reference scheduler: every step is a SimGrid sleep until
+ * its key (slow; tests compare it with the default baton scheduler). Also
+ * selected by NUMASIM_SCHEDULER=yield in the environment. */
+void machine_set_always_yield(machine_t *m, int on);
+
+/* The coherence model of a simulated machine (tests and the simulated
+ * backend only: code above the machine layer uses machine_alloc & co). */
+mem_t *machine_mem(machine_t *m);
+
+#endif
