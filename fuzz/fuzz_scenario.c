@@ -1,4 +1,4 @@
-/* fuzz_scenario: libFuzzer harness of scenario_load() (sim/scenario.c).
+/* fuzz_scenario: libFuzzer harness of scenario_load() (sim/study/scenario.c).
  *
  * The input is a scenario file, optionally followed by NUL-separated --set
  * overrides (see fuzz_common.h). Most platform paths in a fuzzed file do not

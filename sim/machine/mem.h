@@ -9,7 +9,7 @@
  * mem_access() is the one way simulated code touches memory: it updates the
  * state and returns what the access costs, in cycles, from the platform's
  * figures and its node-to-node route latencies. Nothing here knows SimGrid;
- * the caller (machine/simulated.c) charges the time.
+ * the caller (simgrid/simulated.c) charges the time.
  */
 #ifndef NUMASIM_MEM_H
 #define NUMASIM_MEM_H

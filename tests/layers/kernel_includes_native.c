@@ -1,0 +1,2 @@
+/* Must not compile: the kernel layer does not see the native machine. */
+#include "native.h"

@@ -1,0 +1,2 @@
+/* Must not compile: the machine layer reaching up into the study. */
+#include "run.h"

@@ -1,0 +1,2 @@
+/* Must not compile: util is the bottom layer. */
+#include "cpu.h"
