@@ -74,7 +74,6 @@ static void print_csv(const platform_t *p)
     }
 }
 
-
 int cli_platform(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)

@@ -31,7 +31,6 @@ extern const char *const strategy_names[STRAT_COUNT];
 /* The name of id, or "?" when out of range. */
 const char *strategy_name(strategy_id_t id);
 
-
 /* Runs strategy id on CPU c for timer t. Returns what del_timer_sync returns
  * (1 when the timer was pending). *oops is set to 1 when the strategy hit
  * its BUG_ON (singleshot on a re-armed timer), else left alone. */

@@ -26,7 +26,8 @@
 static const struct {
     const char *comment, *id, *value;
 } kProps[] = {
-    {"1.5 GHz Itanium 2 \"Madison\" (docs/hardware-sources.md: cycles assume 1.5 GHz)", "clock_mhz", "1500"},
+    {"1.5 GHz Itanium 2 \"Madison\" (docs/hardware-sources.md: cycles assume 1.5 GHz)", "clock_mhz",
+     "1500"},
     {"coherence unit: L2/L3 line and Altix directory block (published)", "line_bytes", "128"},
     {"L2 hit, 5-6 cycles (published: 7-cpu.com, TAMU)", "hit_cycles", "6"},
     {"atomic on a held line: executes in L2, ~12 (estimate, owchallie.com)", "atomic_cycles", "12"},

@@ -184,4 +184,3 @@ void host_topo_free(host_topo_t *t)
     free(t->dist);
     memset(t, 0, sizeof *t);
 }
-
