@@ -1,21 +1,14 @@
-/* scenario: reading scenario files (INI, libinih) and --set overrides.
+/* scenario: the key table of scenario files, and what one value means.
  *
- * One static table, KEYS, drives everything: each key's section, name, type,
- * default, range and the scenario_t field it fills. Defaults are strings
- * parsed by the same code as file values; the resolved listing follows the
- * table's order.
- *
- * Line numbers: Debian's libinih does not pass them to the handler, so the
- * file is fed through our own reader (read_line), which counts lines; when
- * the handler runs, the count is the line of its key. The reader also strips
- * leading whitespace, so an indented line is never taken for the
- * continuation of the previous value, and it reports unknown [sections] at
- * their header line.
+ * One table, scenario_keys, drives everything: each key's section, name,
+ * type, default, range and the scenario_t field it fills. Defaults are
+ * strings parsed by the same code as file values; the resolved listing
+ * follows the table's order. This file parses one value into its field,
+ * formats it back and frees it; scenario_file.c reads whole files and
+ * overrides through it.
  */
 #define _GNU_SOURCE /* strverscmp, for version-ordered glob matches */
-#include "scenario.h"
-
-#include <ini.h>
+#include "scenario_internal.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -30,38 +23,6 @@ _Static_assert(sizeof(unsigned long) == sizeof(uint64_t), "seed is stored as 64 
 _Static_assert(sizeof(workload_t) == sizeof(int), "enums are stored as int");
 _Static_assert(sizeof(strategy_id_t) == sizeof(int), "enums are stored as int");
 _Static_assert(sizeof(cache_state_t) == sizeof(int), "enums are stored as int");
-
-typedef enum {
-    T_INT, /* whole number into an int (or uint32_t) field */
-    T_U64, /* non-negative whole number into a 64-bit field */
-    T_DOUBLE,
-    T_BOOL,        /* true/false (yes/no, 1/0) into an int */
-    T_STRING,      /* char *, as given */
-    T_ENUM,        /* one of names[], stored as its index */
-    T_ENUM_LIST,   /* comma-separated names, no repeats, into an int array */
-    T_PATH_LIST,   /* comma-separated existing files, into char ** */
-    T_STRING_LIST, /* comma-separated strings, into char ** */
-} ktype_t;
-
-enum {
-    F_NONEMPTY = 1, /* list: at least one item */
-    F_BOTH = 2,     /* enum list: the value "both" means every name */
-    F_NAME = 4,     /* non-empty, no '/' (it names results/NAME.csv) */
-    F_SWEEP = 8,    /* "" (stored as NULL) or "section.key" of a sweepable key */
-    F_BASENAME = 16 /* default: the file's name without ".ini" */
-};
-
-typedef struct {
-    const char *section, *name;
-    ktype_t type;
-    const char *def;          /* default, parsed like a file value; NULL: required */
-    double min, max;          /* numbers: inclusive range */
-    size_t off;               /* the scenario_t field */
-    size_t count_off;         /* lists: the int field holding the count */
-    const char *const *names; /* enums: value names, in enum order */
-    int nnames;
-    unsigned flags;
-} keydef_t;
 
 static const char *const kCaches[] = {"warm", "cold"};
 static const char *const kWorkloads[] = {"schedule_timeout", "rearm", "overlap", "first_run",
@@ -111,7 +72,7 @@ _Static_assert(NELEM(kCaches) == 2, "a name per cache state");
         sec, key, T_ENUM_LIST, def, 0, 0, FLD(f), offsetof(scenario_t, n), NAMES(nm), fl           \
     }
 
-static const keydef_t KEYS[] = {
+const keydef_t scenario_keys[] = {
     KSTR("scenario", "name", name, "", F_NAME | F_BASENAME),
     KSTR("scenario", "description", description, "", 0),
     KBOOL("scenario", "default", is_default, "false"),
@@ -154,58 +115,7 @@ static const keydef_t KEYS[] = {
     KU64("overlap", "first_cycles", overlap_first_cycles, "3000000", 1e12),
     KU64("overlap", "second_cycles", overlap_second_cycles, "100000", 1e12),
 };
-#define NKEYS NELEM(KEYS)
-
-enum { O_DEFAULT, O_FILE, O_SET };
-
-typedef struct {
-    scenario_t *s;
-    struct {
-        int origin, line;
-    } st[NKEYS];
-    char *dir; /* the scenario file's directory with a trailing '/', or "" */
-    /* reader */
-    FILE *f;
-    char *buf;
-    size_t cap;
-    int line;
-    /* first error found by the reader or the handler */
-    int err_line;
-    char err[900];
-} ctx_t;
-
-static void *nonnull(void *p)
-{
-    if (!p)
-        abort(); /* out of memory */
-    return p;
-}
-#define xstrdup(s)       ((char *)nonnull(strdup(s)))
-#define xcalloc(n, size) nonnull(calloc((n) ? (n) : 1, size))
-
-static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xprintf(const char *fmt, ...)
-{
-    va_list ap, aq;
-    va_start(ap, fmt);
-    va_copy(aq, ap);
-    size_t n = (size_t)vsnprintf(NULL, 0, fmt, ap) + 1;
-    char *d = nonnull(malloc(n));
-    vsnprintf(d, n, fmt, aq);
-    va_end(aq);
-    va_end(ap);
-    return d;
-}
-
-/* A malloc'd copy of [a, b) without surrounding blanks. */
-static char *trimmed(const char *a, const char *b)
-{
-    while (a < b && (*a == ' ' || *a == '\t'))
-        a++;
-    while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
-        b--;
-    return nonnull(strndup(a, (size_t)(b - a)));
-}
+_Static_assert(NELEM(scenario_keys) == SCENARIO_NKEYS, "SCENARIO_NKEYS counts the key table");
 
 static int fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *msg, size_t n, const char *fmt, ...)
@@ -217,19 +127,6 @@ static int fail(char *msg, size_t n, const char *fmt, ...)
     return -1;
 }
 
-/* A value shown in a message: control characters become '?', long values
- * are cut, so that the message stays one short line. */
-static const char *shown(const char *v, char *b, size_t n)
-{
-    size_t i = 0, len = strlen(v), keep = len < n - 1 ? len : n - 4;
-    for (; i < keep; i++)
-        b[i] = (unsigned char)v[i] < 0x20 || v[i] == 0x7f ? '?' : v[i];
-    b[i] = '\0';
-    if (keep < len)
-        strcpy(b + i, "...");
-    return b;
-}
-
 static int index_of(const char *const *names, int n, const char *v)
 {
     for (int i = 0; i < n; i++)
@@ -237,19 +134,24 @@ static int index_of(const char *const *names, int n, const char *v)
             return i;
     return -1;
 }
-#define find_section(sec) index_of(kSections, NELEM(kSections), sec)
-#define enum_index(k, v)  index_of((k)->names, (k)->nnames, v)
 
-static int find_key(const char *section, const char *name)
+int scenario_find_section(const char *section)
 {
-    for (int i = 0; i < NKEYS; i++)
-        if (!strcmp(KEYS[i].section, section) && !strcmp(KEYS[i].name, name))
+    return index_of(kSections, NELEM(kSections), section);
+}
+
+#define enum_index(k, v) index_of((k)->names, (k)->nnames, v)
+
+int scenario_find_key(const char *section, const char *name)
+{
+    for (int i = 0; i < SCENARIO_NKEYS; i++)
+        if (!strcmp(scenario_keys[i].section, section) && !strcmp(scenario_keys[i].name, name))
             return i;
     return -1;
 }
 
 /* "section.key" -> index, or -1. */
-static int find_dotted(const char *dotted)
+int scenario_find_dotted(const char *dotted)
 {
     char section[64];
     size_t n = strcspn(dotted, ".");
@@ -257,7 +159,7 @@ static int find_dotted(const char *dotted)
         return -1;
     memcpy(section, dotted, n);
     section[n] = '\0';
-    return find_key(section, dotted + n + 1);
+    return scenario_find_key(section, dotted + n + 1);
 }
 
 /* An optional sign and digits, nothing else. */
@@ -296,7 +198,7 @@ static void free_strs(char **v, int n)
 }
 
 /* Releases what the key's field owns and empties it. */
-static void clear_field(scenario_t *s, const keydef_t *k)
+void scenario_clear_field(scenario_t *s, const keydef_t *k)
 {
     void *p = (char *)s + k->off;
     if (k->type == T_STRING) {
@@ -413,10 +315,10 @@ static int resolve_paths(char ***itemsp, int *mp, const char *dir, char *msg, si
 static int check_sweep(const char *v, char *msg, size_t n)
 {
     char b[80];
-    int i = find_dotted(v);
+    int i = scenario_find_dotted(v);
     if (i < 0)
         return fail(msg, n, "'%s' is not a key (expected section.key)", shown(v, b, sizeof b));
-    if (!strcmp(KEYS[i].section, "scenario"))
+    if (!strcmp(scenario_keys[i].section, "scenario"))
         return fail(msg, n, "'%s' cannot be swept (only keys outside [scenario] can)", v);
     return 0;
 }
@@ -424,8 +326,8 @@ static int check_sweep(const char *v, char *msg, size_t n)
 /* Parses v as the value of key k into s (replacing the field's old value
  * only on success). dir resolves relative paths. Returns 0, or -1 with a
  * one-line message in msg. */
-static int parse_value(const keydef_t *k, const char *v, const char *dir, scenario_t *s, char *msg,
-                       size_t n)
+int scenario_parse_value(const keydef_t *k, const char *v, const char *dir, scenario_t *s,
+                         char *msg, size_t n)
 {
     char b[80], c[160];
     void *p = (char *)s + k->off;
@@ -500,7 +402,7 @@ static int parse_value(const keydef_t *k, const char *v, const char *dir, scenar
             free_strs(items, m);
             return rc;
         }
-        clear_field(s, k);
+        scenario_clear_field(s, k);
         *(char ***)p = items;
         *(int *)((char *)s + k->count_off) = m;
         return 0;
@@ -510,7 +412,7 @@ static int parse_value(const keydef_t *k, const char *v, const char *dir, scenar
 }
 
 /* The field's value as text (malloc'd), in the syntax the file accepts. */
-static char *format_value(const scenario_t *s, const keydef_t *k)
+char *scenario_format_value(const scenario_t *s, const keydef_t *k)
 {
     char *out = NULL, b[40];
     size_t len = 0;
@@ -557,257 +459,6 @@ static char *format_value(const scenario_t *s, const keydef_t *k)
     }
     fclose(f);
     return out;
-}
-
-/* --- the file ------------------------------------------------------------ */
-
-static void ctx_error(ctx_t *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void ctx_error(ctx_t *c, const char *fmt, ...)
-{
-    if (c->err_line)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->err, sizeof c->err, fmt, ap);
-    va_end(ap);
-    c->err_line = c->line;
-}
-
-/* libinih's reader: fgets with a line count, leading whitespace dropped and
- * [section] headers checked. Stops the parse at the first error. */
-static char *read_line(char *str, int num, void *stream)
-{
-    ctx_t *c = stream;
-    char b[80];
-    if (c->err_line || getline(&c->buf, &c->cap, c->f) < 0)
-        return NULL;
-    c->line++;
-    const char *p = c->buf + strspn(c->buf, " \t");
-    size_t len = strlen(p);
-    if (len >= (size_t)num) {
-        ctx_error(c, "line longer than %d characters", num - 2);
-        return NULL;
-    }
-    memcpy(str, p, len + 1);
-    const char *end = p[0] == '[' ? strchr(p, ']') : NULL;
-    if (end) {
-        char section[128];
-        size_t n = (size_t)(end - p - 1);
-        if (n >= sizeof section)
-            n = sizeof section - 1;
-        memcpy(section, p + 1, n);
-        section[n] = '\0';
-        if (find_section(section) < 0) {
-            ctx_error(c, "unknown section [%s]", shown(section, b, sizeof b));
-            return NULL;
-        }
-    }
-    return str;
-}
-
-static int on_key(void *user, const char *section, const char *name, const char *value)
-{
-    ctx_t *c = user;
-    char msg[700], b[80];
-    if (c->err_line)
-        return 1;
-    int i = find_key(section, name);
-    if (!*section)
-        ctx_error(c, "key '%s' is outside any [section]", shown(name, b, sizeof b));
-    else if (find_section(section) < 0)
-        ctx_error(c, "unknown section [%s]", shown(section, b, sizeof b));
-    else if (i < 0)
-        ctx_error(c, "unknown key '%s' in section [%s]", shown(name, b, sizeof b), section);
-    else if (c->st[i].origin == O_FILE)
-        ctx_error(c, "%s.%s: given twice (first at line %d)", section, name, c->st[i].line);
-    else if (parse_value(&KEYS[i], value, c->dir, c->s, msg, sizeof msg))
-        ctx_error(c, "%s.%s: %s", section, name, msg);
-    else {
-        c->st[i].origin = O_FILE;
-        c->st[i].line = c->line;
-    }
-    return 1; /* our own errors are kept in c; inih reports only bad syntax */
-}
-
-static int read_file(ctx_t *c, const char *path, err_t *e)
-{
-    c->f = fopen(path, "r");
-    if (!c->f)
-        return err_set(e, path, 0, "cannot read scenario file");
-    int r = ini_parse_stream(read_line, c, on_key, c);
-    int bad_read = ferror(c->f);
-    fclose(c->f);
-    free(c->buf);
-    c->buf = NULL;
-    if (r > 0 && (!c->err_line || r < c->err_line))
-        return err_set(e, path, r, "malformed line");
-    if (c->err_line)
-        return err_set(e, path, c->err_line, "%s", c->err);
-    if (r < 0 || bad_read)
-        return err_set(e, path, 0, "cannot read scenario file");
-    return 0;
-}
-
-/* --- overrides and checks ------------------------------------------------- */
-
-/* One "section.key=value" override; a later one for the same key wins (the
- * caller appends the sweep value after the user's overrides). */
-static int apply_set(ctx_t *c, const char *set, err_t *e)
-{
-    char msg[700], b[80], b2[80];
-    const char *eq = strchr(set, '=');
-    char *key = eq ? trimmed(set, eq) : NULL;
-    char *dot = key ? strchr(key, '.') : NULL;
-    if (!dot || dot == key || !dot[1]) {
-        free(key);
-        return err_set(e, "--set", 0, "'%s': expected section.key=value", shown(set, b, sizeof b));
-    }
-    char *value = trimmed(eq + 1, eq + strlen(eq));
-    *dot = '\0';
-    const char *section = key, *name = dot + 1;
-    int rc = 0, i = find_key(section, name);
-    scenario_t *s = c->s;
-    if (!strcmp(section, "platform")) {
-        s->platform_sets = nonnull(
-            realloc(s->platform_sets, (size_t)(s->nplatform_sets + 1) * sizeof *s->platform_sets));
-        s->platform_sets[s->nplatform_sets++] = (platform_override_t){xstrdup(name), value};
-        free(key);
-        return 0;
-    }
-    if (find_section(section) < 0)
-        rc = err_set(e, "--set", 0, "%s.%s: unknown section [%s]", shown(section, b2, sizeof b2),
-                     shown(name, b, sizeof b), b2);
-    else if (i < 0)
-        rc = err_set(e, "--set", 0, "%s.%s: unknown key '%s' in section [%s]", section,
-                     shown(name, b, sizeof b), b, section);
-    else if (parse_value(&KEYS[i], value, "", s, msg, sizeof msg))
-        rc = err_set(e, "--set", 0, "%s.%s: %s", section, name, msg);
-    else
-        c->st[i].origin = O_SET;
-    free(key);
-    free(value);
-    return rc;
-}
-
-/* An error about key i, at the place its value came from. */
-static int key_error(const ctx_t *c, int i, err_t *e, const char *msg)
-{
-    const char *file = c->st[i].origin == O_SET ? "--set" : c->s->path;
-    int line = c->st[i].origin == O_FILE ? c->st[i].line : 0;
-    return err_set(e, file, line, "%s.%s: %s", KEYS[i].section, KEYS[i].name, msg);
-}
-
-/* Checks between keys, once the file and the overrides are applied. */
-static int check_all(const ctx_t *c, err_t *e)
-{
-    const scenario_t *s = c->s;
-    char msg[700], sub[600];
-    for (int i = 0; i < NKEYS; i++)
-        if (!KEYS[i].def && c->st[i].origin == O_DEFAULT)
-            return err_set(e, s->path, 0, "%s.%s: required key is missing", KEYS[i].section,
-                           KEYS[i].name);
-    int ks = find_key("scenario", "sweep"), kv = find_key("scenario", "sweep_values");
-    if (s->sweep_key && !s->nsweep)
-        return key_error(c, ks, e, "is set but scenario.sweep_values is empty");
-    if (!s->sweep_key && s->nsweep)
-        return key_error(c, kv, e, "is given but scenario.sweep is not set");
-    if (!s->sweep_key)
-        return 0;
-    const keydef_t *k = &KEYS[find_dotted(s->sweep_key)];
-    for (int i = 0; i < s->nsweep; i++) {
-        scenario_t scratch = {0};
-        int bad = parse_value(k, s->sweep_values[i], "", &scratch, sub, sizeof sub);
-        clear_field(&scratch, k);
-        if (bad) {
-            snprintf(msg, sizeof msg, "item %d for %s: %s", i + 1, s->sweep_key, sub);
-            return key_error(c, kv, e, msg);
-        }
-    }
-    return 0;
-}
-
-static void resolve(scenario_t *s, const ctx_t *c)
-{
-    s->resolved = xcalloc((size_t)NKEYS, sizeof *s->resolved);
-    for (int i = 0; i < NKEYS; i++) {
-        scenario_kv_t *kv = &s->resolved[s->nresolved++];
-        kv->key = xprintf("%s.%s", KEYS[i].section, KEYS[i].name);
-        kv->value = format_value(s, &KEYS[i]);
-        if (c->st[i].origin == O_FILE)
-            kv->origin = xprintf("%s:%d", s->path, c->st[i].line);
-        else
-            kv->origin = xstrdup(c->st[i].origin == O_SET ? "--set" : "default");
-    }
-}
-
-/* --- interface ------------------------------------------------------------ */
-
-scenario_t *scenario_load(const char *path, const char *const *sets, int nsets, err_t *e)
-{
-    ctx_t c;
-    memset(&c, 0, sizeof c);
-    scenario_t *s = c.s = xcalloc(1, sizeof *s);
-    s->path = xstrdup(path);
-    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-    c.dir = nonnull(strndup(path, slash ? (size_t)(slash - path + 1) : 0));
-    char *stem = xstrdup(base);
-    size_t n = strlen(stem);
-    if (n > 4 && !strcmp(stem + n - 4, ".ini"))
-        stem[n - 4] = '\0';
-
-    char msg[700];
-    for (int i = 0; i < NKEYS; i++) {
-        const char *def = KEYS[i].flags & F_BASENAME ? stem : KEYS[i].def;
-        if (def && parse_value(&KEYS[i], def, "", s, msg, sizeof msg)) {
-            err_set(e, path, 0, "%s.%s: cannot use the default: %s", KEYS[i].section, KEYS[i].name,
-                    msg);
-            goto fail;
-        }
-    }
-    if (read_file(&c, path, e))
-        goto fail;
-    for (int i = 0; i < nsets; i++)
-        if (apply_set(&c, sets[i], e))
-            goto fail;
-    if (check_all(&c, e))
-        goto fail;
-    resolve(s, &c);
-    free(stem);
-    free(c.dir);
-    return s;
-fail:
-    free(stem);
-    free(c.dir);
-    scenario_free(s);
-    return NULL;
-}
-
-void scenario_free(scenario_t *s)
-{
-    if (!s)
-        return;
-    for (int i = 0; i < NKEYS; i++)
-        clear_field(s, &KEYS[i]);
-    for (int i = 0; i < s->nresolved; i++) {
-        free(s->resolved[i].key);
-        free(s->resolved[i].value);
-        free(s->resolved[i].origin);
-    }
-    for (int i = 0; i < s->nplatform_sets; i++) {
-        free((void *)s->platform_sets[i].name);
-        free((void *)s->platform_sets[i].value);
-    }
-    free(s->platform_sets);
-    free(s->resolved);
-    free(s->path);
-    free(s);
-}
-
-void scenario_write_resolved(const scenario_t *s, FILE *f)
-{
-    for (int i = 0; i < s->nresolved; i++)
-        fprintf(f, "%s = %s   ; %s\n", s->resolved[i].key, s->resolved[i].value,
-                s->resolved[i].origin);
 }
 
 const char *cache_state_name(cache_state_t c)

@@ -1,4 +1,5 @@
-/* simulated: the machine of cpu.h simulated on SimGrid (simulated.c).
+/* simulated: the machine of cpu.h simulated on SimGrid (simulated.c; these
+ * functions: simulated_run.c).
  *
  * What only the simulated machine has: the run itself, its Paje trace, the
  * reference scheduler and its coherence model. Everything else goes through

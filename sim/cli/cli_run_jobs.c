@@ -1,0 +1,189 @@
+/* cli_run_jobs: the simulations of `numasim run`, each in a child process
+ * (SimGrid allows one engine per process). A job is one combination; the
+ * child runs it and writes a wire_t and the cycles of every call to a
+ * temporary file, which the parent reads back. The node latency matrix of a
+ * platform is computed once, in a child too, before its jobs start. */
+#include "cli_run_internal.h"
+
+#include "child.h"
+#include "err.h"
+#include "run.h"
+#include "simulated.h"
+#include "strategy.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct {
+    int ncalls, rc;
+    uint64_t violations, oopses, bugs, uaf, accesses, switches, sim_cycles;
+    cpu_anatomy_t anatomy;
+    char msg[1024];
+} wire_t;
+
+/* Computes p's node latency matrix once, in a child (SimGrid allows one
+ * engine per process), so that every simulation of p skips the route
+ * look-ups. Returns 0, 1 (crash) or 2 (broken routes, message printed). */
+int cli_run_fetch_routes(platform_t *p)
+{
+    size_t n = (size_t)p->nnodes * (size_t)p->nnodes;
+    FILE *f = tmpfile();
+    if (!f) {
+        perror("numasim: tmpfile");
+        return 1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("numasim: fork");
+        fclose(f);
+        return 1;
+    }
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        err_t e = {{0}};
+        if (machine_run(p, "numasim", 0, NULL, &e) < 0) {
+            fprintf(stderr, "%s\n", e.msg);
+            _exit(2);
+        }
+        _exit(fwrite(p->node_lat, sizeof *p->node_lat, n, f) == n && fflush(f) == 0 ? 0 : 1);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+    if (rc == 0) {
+        p->node_lat = malloc(sizeof *p->node_lat * n);
+        rewind(f);
+        if (!p->node_lat || fread(p->node_lat, sizeof *p->node_lat, n, f) != n) {
+            free(p->node_lat);
+            p->node_lat = NULL;
+            rc = 1;
+        }
+    } else if (rc != 2) {
+        fprintf(stderr, "numasim: internal error: loading %s failed\n", p->path);
+        rc = 1;
+    }
+    fclose(f);
+    return rc;
+}
+
+/* The trace file of job j: DIR/SCENARIO-PLATFORM-STRATEGY-CACHE[-SWEEP][-sSEED].paje */
+static void paje_name(char *buf, size_t size, const paje_opt_t *po, const job_t *j,
+                      const variant_t *vs)
+{
+    const variant_t *v = &vs[j->v];
+    char sweep[160] = "", seed[32] = "";
+    if (v->sweep_value)
+        snprintf(sweep, sizeof sweep, "-%s", v->sweep_value);
+    if (v->s->seeds > 1)
+        snprintf(seed, sizeof seed, "-s%lu", v->s->seed + (unsigned long)j->seedi);
+    snprintf(buf, size, "%s/%s-%s-%s-%s%s%s.paje", po->dir, v->s->name, v->plats[j->plat]->name,
+             strategy_name(j->strat), cache_state_name(v->s->caches[j->cache]), sweep, seed);
+}
+
+/* Runs job j in a child; its results go to j->out (a temporary file). With
+ * po->dir, SimGrid writes the trace to a temporary name, renamed once the
+ * simulation returned: a trace under its final name is complete. */
+void cli_run_start_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
+{
+    variant_t *v = &vs[j->v];
+    j->out = tmpfile();
+    if (!j->out) {
+        perror("numasim: tmpfile");
+        exit(1);
+    }
+    j->pid = child_fork();
+    if (j->pid > 0)
+        return;
+    run_t r;
+    memset(&r, 0, sizeof r);
+    r.s = v->s;
+    r.p = v->plats[j->plat];
+    r.strategy = j->strat;
+    r.cache = v->s->caches[j->cache];
+    r.seed = v->s->seed + (unsigned long)j->seedi;
+    r.trace = trace;
+    r.host = cli_run_host;
+    r.native = cli_run_native;
+    if (trace)
+        fprintf(stderr, "== trace: %s, %s, %s, %s, seed %lu\n", v->s->name, r.p->name,
+                strategy_name(r.strategy), cache_state_name(r.cache), r.seed);
+    char paje_final[4200], paje_tmp[4300];
+    if (po->dir) {
+        paje_name(paje_final, sizeof paje_final, po, j, vs);
+        snprintf(paje_tmp, sizeof paje_tmp, "%s.tmp.%ld", paje_final, (long)getpid());
+        r.paje = paje_tmp;
+        r.paje_calls = po->calls;
+    }
+    err_t e = {{0}};
+    wire_t w;
+    memset(&w, 0, sizeof w);
+    w.rc = run_one(&r, "numasim", &e);
+    if (po->dir && (w.rc != 0 || rename(paje_tmp, paje_final) != 0)) {
+        if (w.rc == 0) {
+            snprintf(e.msg, sizeof e.msg, "%.900s: %s", paje_final, strerror(errno));
+            w.rc = -1;
+        }
+        unlink(paje_tmp);
+    }
+    snprintf(w.msg, sizeof w.msg, "%s", e.msg);
+    w.ncalls = r.ncalls;
+    w.violations = r.violations;
+    w.oopses = r.oopses;
+    w.bugs = r.bugs;
+    w.uaf = r.uaf;
+    w.accesses = r.accesses;
+    w.switches = r.switches;
+    w.sim_cycles = r.sim_cycles;
+    w.anatomy = r.anatomy;
+    fwrite(&w, sizeof w, 1, j->out);
+    fwrite(r.cycles, sizeof *r.cycles, (size_t)r.ncalls, j->out);
+    fflush(j->out);
+    _exit(ferror(j->out) ? 1 : 0);
+}
+
+/* Waits for job j; returns 0, 1 (crash) or 2 (user error from the child). */
+int cli_run_finish_job(job_t *j, const variant_t *vs)
+{
+    int st = child_wait(j->pid);
+    const variant_t *v = &vs[j->v];
+    wire_t w;
+    rewind(j->out);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || fread(&w, sizeof w, 1, j->out) != 1) {
+        fprintf(stderr, "numasim: internal error: the simulation of %s on %s (%s, %s) %s\n",
+                v->s->name, v->plats[j->plat]->name, strategy_name(j->strat),
+                cache_state_name(v->s->caches[j->cache]), WIFSIGNALED(st) ? "crashed" : "failed");
+        fclose(j->out);
+        return 1;
+    }
+    if (w.rc != 0) {
+        fprintf(stderr, "%s\n", w.msg);
+        fclose(j->out);
+        return 2;
+    }
+    j->ncalls = w.ncalls;
+    j->cycles = malloc(sizeof *j->cycles * (size_t)(w.ncalls ? w.ncalls : 1));
+    if (!j->cycles ||
+        fread(j->cycles, sizeof *j->cycles, (size_t)w.ncalls, j->out) != (size_t)w.ncalls) {
+        fprintf(stderr, "numasim: internal error: short result from a simulation\n");
+        fclose(j->out);
+        return 1;
+    }
+    fclose(j->out);
+    j->violations = w.violations;
+    j->oopses = w.oopses;
+    j->bugs = w.bugs;
+    j->uaf = w.uaf;
+    j->accesses = w.accesses;
+    j->sim_cycles = w.sim_cycles;
+    j->anatomy = w.anatomy;
+    j->ok = 1;
+    return 0;
+}

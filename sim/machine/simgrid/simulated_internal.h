@@ -1,0 +1,64 @@
+/* simulated_internal: what the two files of the simulated machine share
+ * (simulated.c: the CPUs, their scheduling and operations; simulated_run.c:
+ * creating and running the machine); not an API. */
+#ifndef NUMASIM_SIMULATED_INTERNAL_H
+#define NUMASIM_SIMULATED_INTERNAL_H
+
+#include "machine_backend.h"
+#include "paje.h"
+
+#include <simgrid/semaphore.h>
+#include <stdint.h>
+
+struct cpu {
+    const machine_ops_t *ops; /* first: see machine_backend.h */
+    int id, node;
+    machine_t *m;
+    uint64_t now;
+    uint64_t next_tick;
+    int irq_off, in_irq;
+    cpu_fn prog;
+    void *arg;
+    gsl_rng *rng;
+    /* spin fast-forward (cpu_spin_while_eq) */
+    sg_sem_t sem;
+    int watching, woken;
+    uint64_t watch_line, watch_t0, watch_iter, resume;
+    cpu_anatomy_t an;
+};
+
+struct machine {
+    const machine_ops_t *ops; /* first: see machine_backend.h */
+    platform_t *p;
+    mem_t *mem;
+    int n;
+    cpu_t *cpus;
+    int kshift;
+    uint64_t limit; /* first cycle that cannot be keyed exactly */
+    int *heap, *pos;
+    uint64_t *key;
+    uint64_t tick_period, tick_offset;
+    cpu_fn tick_fn;
+    void *tick_arg;
+    int stopping, always_yield;
+    unsigned long seed;
+    const machine_hooks_t *hooks;
+    err_t *err;
+    int rc;
+    uint64_t accesses, switches, batched;
+    int nwatch;
+    int *watchers; /* CPUs in cpu_spin_while_eq's fast-forward */
+    paje_t *paje;  /* NULL unless a Paje trace is written */
+    int ended;     /* CPUs whose actor is done */
+};
+
+/* The operations of a simulated CPU and machine (simulated.c); machine_run
+ * puts it first in the machine and in every CPU. */
+extern const machine_ops_t sim_ops;
+
+/* The SimGrid actor of a CPU, whose data is its cpu_t: waits for the baton,
+ * runs the CPU's program, takes ticks until the machine stops, then hands
+ * the baton on; the last actor to end emits the Paje trace. */
+void sim_cpu_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,153 @@
+/* simulated_run: the functions of simulated.h, running the simulated
+ * machine. machine_run() starts SimGrid on the platform, creates the machine
+ * (its CPUs, the heap of keys, the Paje trace if one was requested) and a
+ * boot actor that computes the routes, creates the memory, runs the setup
+ * hook and starts one actor per CPU (sim_cpu_main, simulated.c); once
+ * SimGrid returns, it runs the finish hook and frees the machine. Also the
+ * choice of scheduler, the machine's coherence model and the bare SimGrid
+ * loop of the benchmark. */
+#include "simulated.h"
+
+#include "simulated_internal.h"
+#include "platform_simgrid.h"
+#include "paje.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static machine_t *g_machine; /* the one machine of this process */
+static int g_paje_calls;     /* the window of a requested trace */
+
+void machine_request_paje(const char *file, int calls)
+{
+    paje_request(file);
+    g_paje_calls = calls;
+}
+
+mem_t *machine_mem(machine_t *m)
+{
+    return m->mem;
+}
+
+void machine_set_always_yield(machine_t *m, int on)
+{
+    m->always_yield = on;
+}
+
+static void boot_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    machine_t *m = g_machine;
+    /* The matrix may have come with the platform (computed once per platform
+     * by the parent of several simulations). */
+    if (!m->p->node_lat && platform_routes(m->p, m->err) < 0) {
+        m->rc = -1;
+        return;
+    }
+    m->mem = mem_create(m->p);
+    if (m->hooks && m->hooks->setup)
+        m->hooks->setup(m, m->hooks->arg);
+    for (int i = 0; i < m->n; i++) {
+        sg_actor_t a = sg_actor_init(m->p->cpu_host[i], sg_host_by_name(m->p->cpu_host[i]));
+        sg_actor_set_data(a, &m->cpus[i]);
+        sg_actor_start(a, sim_cpu_main, 0, NULL);
+    }
+    if (!m->always_yield)
+        sg_sem_release(m->cpus[m->heap[0]].sem); /* CPU 0 starts with the baton */
+}
+
+int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
+                err_t *e)
+{
+    platform_boot(p, argv0);
+    machine_t *m = calloc(1, sizeof *m);
+    if (!m)
+        abort();
+    m->ops = &sim_ops;
+    m->p = p;
+    m->paje = paje_create(p->ncpus, p->cpu_host, g_paje_calls);
+    m->n = p->ncpus;
+    m->hooks = hooks;
+    m->err = e;
+    m->seed = seed;
+    while ((1 << m->kshift) < m->n)
+        m->kshift++;
+    m->limit = 1ull << (53 - m->kshift);
+    m->cpus = calloc((size_t)m->n, sizeof *m->cpus);
+    m->heap = malloc(sizeof(int) * (size_t)m->n);
+    m->pos = malloc(sizeof(int) * (size_t)m->n);
+    m->key = malloc(sizeof(uint64_t) * (size_t)m->n);
+    m->watchers = malloc(sizeof(int) * (size_t)m->n);
+    if (!m->cpus || !m->heap || !m->pos || !m->key || !m->watchers)
+        abort();
+    for (int i = 0; i < m->n; i++) {
+        cpu_t *c = &m->cpus[i];
+        c->ops = &sim_ops;
+        c->id = i;
+        c->node = p->cpu_node[i];
+        c->m = m;
+        c->rng = gsl_rng_alloc(gsl_rng_taus2);
+        gsl_rng_set(c->rng, seed * 1000003ul + (unsigned long)i + 1);
+        m->heap[i] = i;
+        m->pos[i] = i;
+        m->key[i] = (uint64_t)i;
+        c->sem = sg_sem_init(0);
+    }
+    /* The reference scheduler, for checking the fast one on whole scenarios. */
+    const char *sched = getenv("NUMASIM_SCHEDULER");
+    if (sched && !strcmp(sched, "yield") && !m->paje) /* a trace needs the clock at 0 */
+        m->always_yield = 1;
+    g_machine = m;
+    sg_actor_t boot = sg_actor_init("boot", sg_host_by_name(p->cpu_host[0]));
+    sg_actor_start(boot, boot_main, 0, NULL);
+    simgrid_run();
+    int rc = m->rc;
+    if (rc == 0 && m->hooks && m->hooks->finish)
+        m->hooks->finish(m, m->hooks->arg);
+    for (int i = 0; i < m->n; i++) {
+        gsl_rng_free(m->cpus[i].rng);
+        sg_sem_destroy(m->cpus[i].sem);
+    }
+    free(m->watchers);
+    paje_destroy(m->paje);
+    mem_destroy(m->mem);
+    free(m->cpus);
+    free(m->heap);
+    free(m->pos);
+    free(m->key);
+    free(m);
+    g_machine = NULL;
+    return rc;
+}
+
+/* --- the bare loop of the benchmark --- */
+
+static long g_bare_left;
+
+static void bare_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    while (g_bare_left > 0) {
+        g_bare_left--;
+        sg_actor_sleep_for(1.0);
+    }
+}
+
+long machine_bare_sleeps(platform_t *p, const char *argv0, long sleeps)
+{
+    platform_boot(p, argv0);
+    g_bare_left = sleeps;
+    for (int i = 0; i < p->ncpus; i++) {
+        sg_actor_t a = sg_actor_init(p->cpu_host[i], sg_host_by_name(p->cpu_host[i]));
+        sg_actor_start(a, bare_main, 0, NULL);
+    }
+    simgrid_run();
+    return sleeps;
+}
