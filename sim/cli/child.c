@@ -1,7 +1,7 @@
 /* child: simulations in child processes (see child.h). */
 #include "child.h"
 
-#include "results.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,8 +1,9 @@
 /* cli_host: `numasim platform --from-host` - writes this host's platform
  * file (hostplat.c), checked by reading it back before it is committed. */
+#include "cli.h"
 #include "hostplat.h"
 #include "platform.h"
-#include "results.h"
+#include "outfile.h"
 
 #include <getopt.h>
 #include <stdlib.h>

@@ -32,7 +32,7 @@
 #include "child.h"
 #include "cli.h"
 #include "platform.h"
-#include "results.h"
+#include "outfile.h"
 #include "run.h"
 #include "scenario.h"
 

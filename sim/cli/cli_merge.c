@@ -4,7 +4,7 @@
  * missing, duplicated, truncated or foreign part leaves nothing behind. */
 #include "cli.h"
 #include "part.h"
-#include "results.h"
+#include "outfile.h"
 
 #include <getopt.h>
 #include <signal.h>

@@ -9,7 +9,7 @@
 #include "host.h"
 #include "platform.h"
 #include "probe.h"
-#include "results.h"
+#include "outfile.h"
 
 #include <getopt.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include "child.h"
 #include "err.h"
 #include "part.h"
-#include "results.h"
+#include "outfile.h"
 #include "run.h"
 #include "strategy.h"
 

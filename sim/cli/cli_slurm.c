@@ -20,7 +20,7 @@
 #include "cli.h"
 #include "platform.h"
 #include "part.h"
-#include "results.h"
+#include "outfile.h"
 #include "run.h"
 #include "scenario.h"
 

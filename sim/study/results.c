@@ -1,13 +1,9 @@
+/* results: the statistics of a combination's calls (GSL) and its CSV row. */
 #include "results.h"
 
-#include <errno.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 const char *const results_header =
     "scenario,platform,cpus,nodes,strategy,cache,calls,mean_cycles,median_cycles,p95_cycles,"

@@ -1,11 +1,10 @@
-/* results: statistics of a combination's calls and the CSV row they make.
- * The files themselves are written through outfile.h. */
+/* results: statistics of a combination's calls and the CSV row they make
+ * (the files themselves are written through util/outfile.h). */
 #ifndef NUMASIM_RESULTS_H
 #define NUMASIM_RESULTS_H
 
 #include "cpu.h"
 #include "err.h"
-#include "outfile.h"
 
 #include <stdint.h>
 #include <stdio.h>
