@@ -6,31 +6,12 @@
  */
 #include "cpu.h"
 #include "simulated.h"
+#include "testutil.h"
 
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-static platform_t *smp4(void)
-{
-    const char *src = getenv("NUMASIM_SRC");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/platforms/smp4.xml", src && *src ? src : ".");
-    err_t e = {{0}};
-    platform_t *p = platform_read(path, NULL, 0, &e);
-    ck_assert_msg(p != NULL, "%s", e.msg);
-    return p;
-}
-
-static void run(platform_t *p, machine_setup_fn setup)
-{
-    machine_hooks_t hooks = {setup, NULL, NULL};
-    err_t e = {{0}};
-    ck_assert_msg(machine_run(p, "test_cpu", 7, &hooks, &e) == 0, "%s", e.msg);
-}
 
 /* --- exactness: cycle counts add up with no rounding or loss --- */
 
@@ -56,8 +37,8 @@ static void work_setup(machine_t *m, void *arg)
 
 START_TEST(work_is_exact)
 {
-    platform_t *p = smp4();
-    run(p, work_setup);
+    platform_t *p = tu_platform("smp4");
+    tu_machine_run(p, "test_cpu", 7, work_setup, NULL, NULL);
     for (int i = 0; i < 4; i++)
         ck_assert_uint_eq(g_end[i], STEPS);
     platform_free(p);
@@ -84,8 +65,8 @@ static void read_setup(machine_t *m, void *arg)
 
 START_TEST(reads_are_exact)
 {
-    platform_t *p = smp4();
-    run(p, read_setup);
+    platform_t *p = tu_platform("smp4");
+    tu_machine_run(p, "test_cpu", 7, read_setup, NULL, NULL);
     ck_assert_uint_eq(g_after_miss, (uint64_t)g_costs.mem_local_cycles);
     ck_assert_uint_eq(g_end[0] - g_after_miss, (uint64_t)STEPS * (uint64_t)g_costs.hit_cycles);
     platform_free(p);
@@ -156,43 +137,21 @@ static void count_switches(machine_t *m, void *arg)
     g_run.switches = machine_switches(m);
 }
 
+/* One run of the mixed program, in a child process. */
+static int mixed_run(void *always_yield)
+{
+    g_always_yield = *(int *)always_yield;
+    platform_t *p = tu_platform("smp4");
+    machine_hooks_t hooks = {mixed_setup, count_switches, NULL};
+    err_t e;
+    return machine_run(p, "test_cpu", 7, &hooks, &e) != 0 || g_nlog != NLOG ? 3 : 0;
+}
+
 /* Runs the mixed program in a child process; its log comes through a pipe. */
 static void run_logged(int always_yield, runlog_t *out)
 {
-    int fd[2];
-    ck_assert_int_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        close(fd[0]);
-        g_always_yield = always_yield;
-        platform_t *p = smp4();
-        machine_hooks_t hooks = {mixed_setup, count_switches, NULL};
-        err_t e;
-        if (machine_run(p, "test_cpu", 7, &hooks, &e) != 0 || g_nlog != NLOG)
-            _exit(3);
-        size_t left = sizeof g_run;
-        const char *b = (const char *)&g_run;
-        while (left) {
-            ssize_t w = write(fd[1], b, left);
-            if (w <= 0)
-                _exit(4);
-            b += w;
-            left -= (size_t)w;
-        }
-        _exit(0);
-    }
-    close(fd[1]);
-    size_t got = 0;
-    ssize_t r;
-    while (got < sizeof *out && (r = read(fd[0], (char *)out + got, sizeof *out - got)) > 0)
-        got += (size_t)r;
-    close(fd[0]);
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "run (yield=%d) failed: %d",
-                  always_yield, status);
-    ck_assert_uint_eq(got, sizeof *out);
+    tu_run_in_child(mixed_run, &always_yield, &g_run, out, sizeof *out,
+                    always_yield ? "run (yield=1)" : "run (yield=0)");
 }
 
 START_TEST(yield_or_not_same_order)
@@ -267,8 +226,8 @@ static void tick_setup(machine_t *m, void *arg)
 
 START_TEST(ticks_on_schedule)
 {
-    platform_t *p = smp4();
-    run(p, tick_setup);
+    platform_t *p = tu_platform("smp4");
+    tu_machine_run(p, "test_cpu", 7, tick_setup, NULL, NULL);
     ck_assert_int_eq(g_done, 4);
     ck_assert_int_eq(g_bad_irq, 0);
     for (int i = 0; i < 4; i++) {
@@ -316,8 +275,8 @@ static void irq_setup(machine_t *m, void *arg)
 
 START_TEST(ticks_wait_for_irq_enable)
 {
-    platform_t *p = smp4();
-    run(p, irq_setup);
+    platform_t *p = tu_platform("smp4");
+    tu_machine_run(p, "test_cpu", 7, irq_setup, NULL, NULL);
     ck_assert_int_eq(g_during_off, 0);
     ck_assert_int_eq(g_nested_off, 0);
     ck_assert_uint_gt(g_enable_at, 1500);
@@ -347,9 +306,5 @@ static Suite *cpu_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(cpu_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(cpu_suite());
 }

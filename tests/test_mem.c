@@ -11,6 +11,7 @@
 #include "cpu.h"
 #include "simulated.h"
 #include "mem.h"
+#include "testutil.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -32,15 +33,9 @@ static void in_setup(machine_t *m, void *arg)
 
 static void run_checks(mem_check_fn fn)
 {
-    const char *src = getenv("NUMASIM_SRC");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/platforms/numa32.xml", src && *src ? src : ".");
-    err_t e = {{0}};
-    platform_t *p = platform_read(path, NULL, 0, &e);
-    ck_assert_msg(p != NULL, "%s", e.msg);
+    platform_t *p = tu_platform("numa32");
     check_arg_t a = {fn, 0};
-    machine_hooks_t hooks = {in_setup, NULL, &a};
-    ck_assert_msg(machine_run(p, "test_mem", 0, &hooks, &e) == 0, "%s", e.msg);
+    tu_machine_run(p, "test_mem", 0, in_setup, NULL, &a);
     ck_assert_int_eq(a.ran, 1);
     platform_free(p);
 }
@@ -321,9 +316,5 @@ static Suite *mem_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(mem_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(mem_suite());
 }

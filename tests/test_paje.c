@@ -7,6 +7,7 @@
  */
 #include "cpu.h"
 #include "simulated.h"
+#include "testutil.h"
 
 #include <check.h>
 #include <inttypes.h>
@@ -15,24 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static platform_t *smp4(void)
-{
-    const char *src = getenv("NUMASIM_SRC");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/platforms/smp4.xml", src && *src ? src : ".");
-    err_t e = {{0}};
-    platform_t *p = platform_read(path, NULL, 0, &e);
-    ck_assert_msg(p != NULL, "%s", e.msg);
-    return p;
-}
-
-static void run(platform_t *p, machine_setup_fn setup)
-{
-    machine_hooks_t hooks = {setup, NULL, NULL};
-    err_t e = {{0}};
-    ck_assert_msg(machine_run(p, "test_paje", 7, &hooks, &e) == 0, "%s", e.msg);
-}
-
 /* Runs pj_dump on file; returns its output (caller frees). */
 static char *dump(const char *file)
 {
@@ -40,15 +23,7 @@ static char *dump(const char *file)
     snprintf(cmd, sizeof cmd, "pj_dump '%s' 2>&1", file);
     FILE *f = popen(cmd, "r");
     ck_assert_msg(f != NULL, "cannot run pj_dump");
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    size_t k;
-    while ((k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (n + 1 == cap)
-            buf = realloc(buf, cap *= 2);
-    }
-    buf[n] = '\0';
+    char *buf = tu_read_stream(f, NULL);
     ck_assert_msg(pclose(f) == 0, "pj_dump rejected %s:\n%s", file, buf);
     return buf;
 }
@@ -97,13 +72,13 @@ static void big_setup(machine_t *m, void *arg)
 
 START_TEST(exact_at_1e10)
 {
-    platform_t *p = smp4();
+    platform_t *p = tu_platform("smp4");
     char file[] = "/tmp/test_paje.XXXXXX";
     int fd = mkstemp(file);
     ck_assert(fd >= 0);
     close(fd);
     machine_request_paje(file, 1);
-    run(p, big_setup);
+    tu_machine_run(p, "test_paje", 7, big_setup, NULL, NULL);
     char *out = dump(file);
     uint64_t miss = (uint64_t)(p->costs.mem_local_cycles + 0.5);
     char want[512];
@@ -187,8 +162,8 @@ static void anat_setup(machine_t *m, void *arg)
 
 START_TEST(anatomy_adds_up)
 {
-    platform_t *p = smp4();
-    run(p, anat_setup);
+    platform_t *p = tu_platform("smp4");
+    tu_machine_run(p, "test_paje", 7, anat_setup, NULL, NULL);
     for (int i = 0; i < 3; i++) {
         const cpu_anatomy_t *a = &g_an[i];
         uint64_t sum = a->relax_cycles + a->work_cycles, n = 0;
@@ -220,9 +195,5 @@ static Suite *paje_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(paje_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(paje_suite());
 }

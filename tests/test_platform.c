@@ -9,78 +9,14 @@
 #include "cpu.h"
 #include "simulated.h"
 #include "platform.h"
+#include "testutil.h"
 
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* One temp dir for the suite, made and emptied by the parent process (an
- * unchecked fixture), so that it goes away even when a test fails. */
-static char g_tmp[256];
-static char g_file[512];
-
-static void setup(void)
-{
-    snprintf(g_tmp, sizeof g_tmp, "/tmp/numasim_test_platform.XXXXXX");
-    if (!mkdtemp(g_tmp)) {
-        perror("mkdtemp");
-        exit(EXIT_FAILURE);
-    }
-}
-
-static void teardown(void)
-{
-    DIR *d = opendir(g_tmp);
-    for (struct dirent *f; d && (f = readdir(d));) {
-        char path[600];
-        snprintf(path, sizeof path, "%s/%s", g_tmp, f->d_name);
-        if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0)
-            unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(g_tmp);
-}
-
-/* A path inside the source dir (NUMASIM_SRC, else the working dir). */
-static const char *src_path(const char *rel)
-{
-    static char buf[4096];
-    const char *s = getenv("NUMASIM_SRC");
-    snprintf(buf, sizeof buf, "%s/%s", s && *s ? s : ".", rel);
-    return buf;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_ptr_nonnull(s);
-    ck_assert_int_eq(fread(s, 1, (size_t)n, f), n);
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
-/* Writes text to NAME in the temp dir; returns the full path (static). */
-static const char *write_tmp(const char *name, const char *text)
-{
-    char *path = g_file;
-    snprintf(path, sizeof g_file, "%s/%s", g_tmp, name);
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
 
 /* text with the one occurrence of `from` replaced by `to` (malloc'd). */
 static char *replace(const char *text, const char *from, const char *to)
@@ -115,15 +51,7 @@ static void expect_error(platform_t *p, const err_t *e, const char *path, int li
 {
     ck_assert_ptr_null(p);
     ck_assert_msg(e->msg[0] != '\0', "empty error message");
-    ck_assert_msg(strchr(e->msg, '\n') == NULL, "error is not one line: %s", e->msg);
-    char prefix[600];
-    if (line > 0)
-        snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
-    else
-        snprintf(prefix, sizeof prefix, "%s: ", path);
-    ck_assert_msg(strncmp(e->msg, prefix, strlen(prefix)) == 0, "error '%s' does not start '%s'",
-                  e->msg, prefix);
-    ck_assert_msg(strstr(e->msg, what) != NULL, "error '%s' does not name '%s'", e->msg, what);
+    tu_assert_err_at(e->msg, path, line, what);
 }
 
 /* Reads an edited numa32.xml (from -> to) and expects an error at the line
@@ -131,10 +59,10 @@ static void expect_error(platform_t *p, const err_t *e, const char *path, int li
 static void expect_edit_error(const char *from, const char *to, const char *line_needle,
                               const char *what)
 {
-    char *orig = slurp(src_path("platforms/numa32.xml"));
+    char *orig = tu_slurp(tu_src_path("platforms/numa32.xml"), NULL);
     char *text = replace(orig, from, to);
     int line = line_needle ? line_of(text, line_needle) : 0;
-    const char *path = write_tmp("bad.xml", text);
+    const char *path = tu_tmp_write("bad.xml", text);
     err_t e = {{0}};
     expect_error(platform_read(path, NULL, 0, &e), &e, path, line, what);
     free(text);
@@ -145,7 +73,7 @@ static void expect_edit_error(const char *from, const char *to, const char *line
  * the error must be on the prop's line (none when removed). */
 static void expect_prop_error(const char *name, const char *value, const char *what)
 {
-    char *orig = slurp(src_path("platforms/numa32.xml"));
+    char *orig = tu_slurp(tu_src_path("platforms/numa32.xml"), NULL);
     char head[128], from[256], to[256];
     snprintf(head, sizeof head, "<prop id=\"%s\" value=\"", name);
     const char *at = strstr(orig, head), *end = at ? strstr(at, "/>") : NULL;
@@ -174,32 +102,17 @@ static uint32_t rt(double one_way)
     return (uint32_t)(2 * one_way + 0.5);
 }
 
-static platform_t *read_ok(const char *path, const platform_override_t *ov, int nov)
-{
-    err_t e = {{0}};
-    platform_t *p = platform_read(path, ov, nov, &e);
-    ck_assert_msg(p != NULL, "platform_read(%s): %s", path, e.msg);
-    return p;
-}
-
-static void run_ok(platform_t *p)
-{
-    err_t e = {{0}};
-    ck_assert_msg(machine_run(p, "test_platform", 0, NULL, &e) == 0, "machine_run: %s", e.msg);
-    ck_assert_ptr_nonnull(p->node_lat);
-}
-
 /* --- good platforms --- */
 
 START_TEST(numa32_matrix)
 {
-    platform_t *p = read_ok(src_path("platforms/numa32.xml"), NULL, 0);
+    platform_t *p = tu_platform("numa32");
     ck_assert_int_eq(p->ncpus, 32);
     ck_assert_int_eq(p->nnodes, 16);
     ck_assert_ptr_null(p->node_lat); /* routes come from SimGrid only */
     for (int i = 0; i < 32; i++)
         ck_assert_int_eq(p->cpu_node[i], i / 2);
-    run_ok(p);
+    tu_machine_routes(p, "test_platform");
     for (int a = 0; a < 16; a++) {
         ck_assert_uint_eq(platform_node_lat(p, a, a), 0);
         for (int b = 0; b < 16; b++)
@@ -224,11 +137,11 @@ END_TEST
 
 START_TEST(smp4_one_node)
 {
-    platform_t *p = read_ok(src_path("platforms/smp4.xml"), NULL, 0);
+    platform_t *p = tu_platform("smp4");
     ck_assert_int_eq(p->ncpus, 4);
     ck_assert_int_eq(p->nnodes, 1);
     ck_assert_double_gt(p->costs.mem_local_cycles, p->costs.hit_cycles);
-    run_ok(p);
+    tu_machine_routes(p, "test_platform");
     ck_assert_uint_eq(platform_node_lat(p, 0, 0), 0);
     platform_free(p);
 }
@@ -238,8 +151,7 @@ END_TEST
 
 START_TEST(missing_file)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/no_such_platform.xml", g_tmp);
+    const char *path = tu_tmp_path("no_such_platform.xml");
     err_t e = {{0}};
     expect_error(platform_read(path, NULL, 0, &e), &e, path, 0, "read");
 }
@@ -249,8 +161,8 @@ START_TEST(unreadable_file)
 {
     if (geteuid() == 0)
         return; /* root reads a mode-000 file anyway: nothing to check */
-    char *text = slurp(src_path("platforms/numa32.xml"));
-    const char *path = write_tmp("locked.xml", text);
+    char *text = tu_slurp(tu_src_path("platforms/numa32.xml"), NULL);
+    const char *path = tu_tmp_write("locked.xml", text);
     free(text);
     ck_assert_int_eq(chmod(path, 0), 0);
     err_t e = {{0}};
@@ -261,10 +173,10 @@ END_TEST
 START_TEST(truncated_xml)
 {
     /* Cut inside a host element: the parser fails at the end of the data. */
-    char *text = slurp(src_path("platforms/numa32.xml"));
+    char *text = tu_slurp(tu_src_path("platforms/numa32.xml"), NULL);
     int line = line_of(text, "<host id=\"cpu9\"");
     strstr(text, "<host id=\"cpu9\"")[10] = '\0';
-    const char *path = write_tmp("truncated.xml", text);
+    const char *path = tu_tmp_write("truncated.xml", text);
     err_t e = {{0}};
     expect_error(platform_read(path, NULL, 0, &e), &e, path, line, "XML");
     free(text);
@@ -313,7 +225,7 @@ END_TEST
 
 START_TEST(override_unknown)
 {
-    const char *path = src_path("platforms/numa32.xml");
+    const char *path = tu_src_path("platforms/numa32.xml");
     platform_override_t ov[] = {{"no_such", "1"}};
     err_t e = {{0}};
     platform_t *p = platform_read(path, ov, 1, &e);
@@ -327,7 +239,7 @@ END_TEST
 START_TEST(override_link_class)
 {
     platform_override_t ov[] = {{"link.uplink", "100"}};
-    platform_t *p = read_ok(src_path("platforms/numa32.xml"), ov, 1);
+    platform_t *p = tu_platform_read(tu_src_path("platforms/numa32.xml"), ov, 1);
     const platform_param_t *q = platform_param(p, "link.uplink");
     ck_assert_ptr_nonnull(q);
     ck_assert_int_eq(q->overridden, 1);
@@ -335,7 +247,8 @@ START_TEST(override_link_class)
     ck_assert_int_eq(platform_param(p, "link.exit")->overridden, 0);
     double ex = param_value(p, "link.exit"), br = param_value(p, "link.brick"),
            sp = param_value(p, "link.spine");
-    run_ok(p); /* SimGrid loads the file: the override must reach its links */
+    tu_machine_routes(
+        p, "test_platform"); /* SimGrid loads the file: the override must reach its links */
     ck_assert_uint_eq(platform_node_lat(p, 0, 2), rt(2 * ex + 100 + 100));
     ck_assert_uint_eq(platform_node_lat(p, 0, 1), rt(2 * ex + br)); /* no uplink */
     ck_assert_uint_eq(platform_node_lat(p, 0, 8), rt(2 * ex + 100 + sp + 100));
@@ -345,19 +258,18 @@ END_TEST
 
 START_TEST(write_with_values)
 {
-    const char *in = src_path("platforms/numa32.xml");
-    char out[512];
-    snprintf(out, sizeof out, "%s/copy.xml", g_tmp);
-    platform_t *orig = read_ok(in, NULL, 0);
+    const char *in = tu_src_path("platforms/numa32.xml");
+    const char *out = tu_tmp_path("copy.xml");
+    platform_t *orig = tu_platform_read(in, NULL, 0);
     const char *names[] = {"mem_local_cycles", "link.spine"};
     const double values[] = {111, 50};
     err_t e = {{0}};
     ck_assert_msg(platform_write_with(in, out, 2, names, values, " tuned copy ", &e) == 0, "%s",
                   e.msg);
-    char *text = slurp(out);
+    char *text = tu_slurp(out, NULL);
     ck_assert_msg(strstr(text, "<!-- tuned copy -->") != NULL, "comment missing");
     free(text);
-    platform_t *p = read_ok(out, NULL, 0);
+    platform_t *p = tu_platform_read(out, NULL, 0);
     ck_assert_double_eq(p->costs.mem_local_cycles, 111);
     ck_assert_double_eq(param_value(p, "link.spine"), 50);
     /* Everything else is kept. */
@@ -370,7 +282,7 @@ START_TEST(write_with_values)
     ck_assert_int_eq(p->nparams, orig->nparams);
     for (int i = 0; i < p->nparams; i++)
         ck_assert_int_eq(p->params[i].tunable, platform_param(orig, p->params[i].name)->tunable);
-    run_ok(p); /* SimGrid reads the rewritten file too */
+    tu_machine_routes(p, "test_platform"); /* SimGrid reads the rewritten file too */
     ck_assert_uint_eq(platform_node_lat(p, 0, 8), rt(2 * ex + 2 * up + 50));
     platform_free(p);
     platform_free(orig);
@@ -385,7 +297,8 @@ static Suite *platform_suite(void)
 {
     Suite *s = suite_create("platform");
     TCase *t = tcase_create("platform");
-    tcase_add_unchecked_fixture(t, setup, teardown);
+    /* one temp dir, made and removed by the runner: it goes even when a test fails */
+    tcase_add_unchecked_fixture(t, tu_tmp_setup, tu_tmp_teardown);
     tcase_add_test(t, numa32_matrix);
     tcase_add_test(t, smp4_one_node);
     tcase_add_test(t, missing_file);
@@ -406,9 +319,5 @@ static Suite *platform_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(platform_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(platform_suite());
 }

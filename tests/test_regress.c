@@ -7,38 +7,10 @@
 
 #include "platform.h"
 #include "scenario.h"
+#include "testutil.h"
 
 #include <check.h>
 #include <dirent.h>
-
-static const char *src(void)
-{
-    const char *s = getenv("NUMASIM_SRC");
-    return s && *s ? s : ".";
-}
-
-/* Reads the whole file; *n gets its size. */
-static uint8_t *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    uint8_t *buf = NULL;
-    size_t cap = 0;
-    *n = 0;
-    for (;;) {
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 4096;
-            buf = realloc(buf, cap);
-            ck_assert_ptr_nonnull(buf);
-        }
-        size_t r = fread(buf + *n, 1, cap - *n, f);
-        *n += r;
-        if (r == 0)
-            break;
-    }
-    fclose(f);
-    return buf;
-}
 
 static void check_error(const err_t *e, const char *input)
 {
@@ -50,7 +22,7 @@ static void check_error(const err_t *e, const char *input)
 static void scenario_input(const char *input, const char *platform)
 {
     size_t size, len;
-    uint8_t *data = slurp(input, &size);
+    uint8_t *data = (uint8_t *)tu_slurp(input, &size);
     char *sets[FUZZ_MAX_SETS];
     int nsets = fuzz_split(data, size, &len, sets);
     const char *path = fuzz_write(".ini", data, len);
@@ -79,7 +51,7 @@ static void scenario_input(const char *input, const char *platform)
 static void platform_input(const char *input)
 {
     size_t size, len;
-    uint8_t *data = slurp(input, &size);
+    uint8_t *data = (uint8_t *)tu_slurp(input, &size);
     char *sets[FUZZ_MAX_SETS];
     platform_override_t ov[FUZZ_MAX_SETS];
     int nsets = fuzz_split(data, size, &len, sets), nov = 0;
@@ -109,7 +81,7 @@ static int each_file(const char *rel, void (*fn)(const char *input, const char *
                      const char *platform)
 {
     char dir[4096], path[8192];
-    snprintf(dir, sizeof dir, "%s/%s", src(), rel);
+    snprintf(dir, sizeof dir, "%s", tu_src_path(rel));
     DIR *d = opendir(dir);
     ck_assert_msg(d != NULL, "cannot open directory %s", dir);
     struct dirent *de;
@@ -171,18 +143,14 @@ END_TEST
 /* The valid seeds do load. */
 START_TEST(test_valid_seeds)
 {
-    char path[4096];
-    err_t e = {{0}};
-    snprintf(path, sizeof path, "%s/fuzz/corpus/platform/numa32.xml", src());
-    platform_t *p = platform_read(path, NULL, 0, &e);
-    ck_assert_msg(p != NULL, "%s", e.msg);
+    platform_t *p = tu_platform_read(tu_src_path("fuzz/corpus/platform/numa32.xml"), NULL, 0);
     ck_assert_int_eq(p->ncpus, 32);
     platform_free(p);
     write_p_xml();
     size_t size;
-    snprintf(path, sizeof path, "%s/fuzz/corpus/scenario/small.ini", src());
-    uint8_t *data = slurp(path, &size);
-    scenario_t *s = scenario_load(fuzz_write(".ini", data, size), NULL, 0, &e);
+    char *data = tu_slurp(tu_src_path("fuzz/corpus/scenario/small.ini"), &size);
+    err_t e = {{0}};
+    scenario_t *s = scenario_load(fuzz_write(".ini", (const uint8_t *)data, size), NULL, 0, &e);
     ck_assert_msg(s != NULL, "%s", e.msg);
     ck_assert_int_eq(s->nsweep, 2);
     scenario_free(s);
@@ -213,9 +181,5 @@ int main(void)
     tcase_add_test(tc, test_valid_seeds);
     tcase_add_test(tc, test_err_one_line);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(su);
 }

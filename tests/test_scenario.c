@@ -1,5 +1,6 @@
 /* Scenario files: parsing, defaults, overrides and every class of error. */
 #include "scenario.h"
+#include "testutil.h"
 
 #include <check.h>
 #include <stdarg.h>
@@ -9,35 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char tmp[256]; /* a fresh directory per test */
-
-static void setup(void)
-{
-    snprintf(tmp, sizeof tmp, "/tmp/numasim_scenario_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmp));
-}
-
-static void teardown(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    ck_assert_int_eq(system(cmd), 0);
-}
-
-/* Writes TMP/rel (creating one level of directory) and puts its path in out. */
+/* Writes TMP/rel (making its directories) and puts its path in out. */
 static void wfile(char *out, size_t n, const char *rel, const char *content)
 {
-    char dir[512];
-    snprintf(out, n, "%s/%s", tmp, rel);
-    const char *slash = strrchr(rel, '/');
-    if (slash) {
-        snprintf(dir, sizeof dir, "%s/%.*s", tmp, (int)(slash - rel), rel);
-        mkdir(dir, 0700);
-    }
-    FILE *f = fopen(out, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(content, f);
-    fclose(f);
+    snprintf(out, n, "%s", tu_tmp_write(rel, content));
 }
 
 /* A scenario file in TMP with a platform file p.xml next to it; header is put
@@ -69,10 +45,7 @@ static void expect_err(const char *path, const char *const *sets, int nsets, con
     err_t e = {{0}};
     scenario_t *s = scenario_load(path, sets, nsets, &e);
     ck_assert_msg(s == NULL, "loaded, expected an error '%s...%s'", prefix, part);
-    ck_assert_msg(!strncmp(e.msg, prefix, strlen(prefix)), "'%s' does not start with '%s'", e.msg,
-                  prefix);
-    ck_assert_msg(strstr(e.msg, part), "'%s' does not contain '%s'", e.msg, part);
-    ck_assert_msg(!strchr(e.msg, '\n'), "'%s' is not one line", e.msg);
+    tu_assert_err(e.msg, prefix, part);
 }
 
 /* Writes a scenario (platforms on line 2) with body from line 3 and expects
@@ -137,7 +110,7 @@ START_TEST(test_full_file)
     ck_assert_str_eq(s->description, "a full scenario");
     ck_assert_int_eq(s->is_default, 1);
     ck_assert_int_eq(s->nplatforms, 1);
-    snprintf(p, sizeof p, "%s/p.xml", tmp);
+    snprintf(p, sizeof p, "%s/p.xml", tu_tmp());
     ck_assert_str_eq(s->platforms[0], p);
     ck_assert_int_eq(s->nstrategies, 2);
     ck_assert_int_eq(s->strategies[0], STRAT_NAIVE);
@@ -306,7 +279,7 @@ START_TEST(test_platform_paths)
     scenario_t *s = scenario_load(path, NULL, 0, &e);
     ck_assert_msg(s != NULL, "%s", e.msg);
     ck_assert_int_eq(s->nplatforms, 2);
-    snprintf(want, sizeof want, "%s/sub/../plat/a.xml", tmp);
+    snprintf(want, sizeof want, "%s/sub/../plat/a.xml", tu_tmp());
     ck_assert_str_eq(s->platforms[0], want);
     ck_assert_str_eq(s->platforms[1], abs);
     ck_assert_str_eq(s->name, "deep");
@@ -326,12 +299,12 @@ END_TEST
 START_TEST(test_err_missing_file)
 {
     char path[512], prefix[600];
-    snprintf(path, sizeof path, "%s/nope.ini", tmp);
+    snprintf(path, sizeof path, "%s/nope.ini", tu_tmp());
     snprintf(prefix, sizeof prefix, "%s: cannot read scenario file", path);
     expect_err(path, NULL, 0, prefix, "");
     /* a directory cannot be read either */
-    snprintf(prefix, sizeof prefix, "%s: cannot read scenario file", tmp);
-    expect_err(tmp, NULL, 0, prefix, "");
+    snprintf(prefix, sizeof prefix, "%s: cannot read scenario file", tu_tmp());
+    expect_err(tu_tmp(), NULL, 0, prefix, "");
 }
 END_TEST
 
@@ -433,7 +406,7 @@ START_TEST(test_err_platforms)
     snprintf(prefix, sizeof prefix,
              "%s:3: scenario.platforms: platform file '%s/missing.xml' "
              "does not exist",
-             path, tmp);
+             path, tu_tmp());
     expect_err(path, NULL, 0, prefix, "");
     wfile(path, sizeof path, "s.ini", "[scenario]\nplatforms =\n");
     snprintf(prefix, sizeof prefix, "%s:2: scenario.platforms: must list at least one item", path);
@@ -574,7 +547,7 @@ int main(void)
 {
     Suite *su = suite_create("scenario");
     TCase *tc = tcase_create("scenario");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, tu_tmp_setup, tu_tmp_teardown_checked);
     tcase_add_test(tc, test_full_file);
     tcase_add_test(tc, test_defaults);
     tcase_add_test(tc, test_file_origin);
@@ -597,9 +570,5 @@ int main(void)
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_platform_glob);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(su);
 }

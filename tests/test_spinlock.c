@@ -9,12 +9,11 @@
  */
 #include "spinlock.h"
 #include "simulated.h"
+#include "testutil.h"
 
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 enum { NCPU = 32, ROUNDS = 100, THINK = 200 };
 
@@ -78,38 +77,27 @@ static void finish(machine_t *m, void *arg)
     g_r.batched = machine_batched_reads(m);
 }
 
+/* One run on numa32, in the child process of run(). */
+static int child_run(void *arg)
+{
+    const int *yield_tick = arg;
+    err_t e;
+    platform_t *p = platform_read(tu_src_path("platforms/numa32.xml"), NULL, 0, &e);
+    if (!p || p->ncpus != NCPU) {
+        fprintf(stderr, "%s\n", p ? "numa32 has not 32 CPUs" : e.msg);
+        return 3;
+    }
+    g_always_yield = yield_tick[0];
+    g_tick = yield_tick[1];
+    machine_hooks_t hooks = {setup, finish, NULL};
+    return machine_run(p, "test_spinlock", 1, &hooks, &e) != 0 ? 4 : 0;
+}
+
 /* One run on numa32 in a child process (one SimGrid engine per process). */
 static void run(int always_yield, int tick, result_t *out)
 {
-    int fd[2];
-    ck_assert_int_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        close(fd[0]);
-        const char *src = getenv("NUMASIM_SRC");
-        char path[4096];
-        snprintf(path, sizeof path, "%s/platforms/numa32.xml", src && *src ? src : ".");
-        err_t e;
-        platform_t *p = platform_read(path, NULL, 0, &e);
-        if (!p || p->ncpus != NCPU) {
-            fprintf(stderr, "%s\n", p ? "numa32 has not 32 CPUs" : e.msg);
-            _exit(3);
-        }
-        g_always_yield = always_yield;
-        g_tick = tick;
-        machine_hooks_t hooks = {setup, finish, NULL};
-        if (machine_run(p, "test_spinlock", 1, &hooks, &e) != 0)
-            _exit(4);
-        _exit(write(fd[1], &g_r, sizeof g_r) == (ssize_t)sizeof g_r ? 0 : 5);
-    }
-    close(fd[1]);
-    ssize_t got = read(fd[0], out, sizeof *out);
-    close(fd[0]);
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "run failed: status %d", status);
-    ck_assert_int_eq(got, sizeof *out);
+    int yield_tick[2] = {always_yield, tick};
+    tu_run_in_child(child_run, yield_tick, &g_r, out, sizeof *out, "run");
 }
 
 START_TEST(counter_exact_and_no_starvation)
@@ -174,9 +162,5 @@ int main(void)
     tcase_add_test(t, counter_exact_and_no_starvation);
     tcase_add_loop_test(t, fast_forward_is_exact, 0, 2);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(s);
 }

@@ -30,6 +30,7 @@
  */
 #include "cpu.h"
 #include "simulated.h"
+#include "testutil.h"
 #include "timer/timer.h"
 
 #include <check.h>
@@ -71,23 +72,10 @@ static struct {
 
 static const timer_design_t kDesigns[2] = {TIMER_CLASSIC, TIMER_TRACKING};
 
-static platform_t *load(const char *name)
-{
-    const char *src = getenv("NUMASIM_SRC");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/platforms/%s.xml", src && *src ? src : ".", name);
-    err_t e = {{0}};
-    platform_t *p = platform_read(path, NULL, 0, &e);
-    ck_assert_msg(p != NULL, "%s", e.msg);
-    return p;
-}
-
 static void run_machine(const char *platform, machine_setup_fn setup, machine_setup_fn finish)
 {
-    platform_t *p = load(platform);
-    machine_hooks_t hooks = {setup, finish, NULL};
-    err_t e = {{0}};
-    ck_assert_msg(machine_run(p, "test_timer", 1, &hooks, &e) == 0, "%s", e.msg);
+    platform_t *p = tu_platform(platform);
+    tu_machine_run(p, "test_timer", 1, setup, finish, NULL);
     platform_free(p);
     tcore_destroy(g.tc);
 }
@@ -502,9 +490,5 @@ static Suite *timer_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(timer_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(timer_suite());
 }

@@ -70,6 +70,7 @@
 #include "simulated.h"
 #include "host.h"
 #include "native.h"
+#include "testutil.h"
 #include "timer/timer.h"
 
 #include <check.h>
@@ -141,17 +142,6 @@ static uint64_t rnd(void) /* xorshift64, fixed seed */
     g.rng ^= g.rng >> 7;
     g.rng ^= g.rng << 17;
     return g.rng;
-}
-
-static platform_t *load(const char *name)
-{
-    const char *src = getenv("NUMASIM_SRC");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/platforms/%s.xml", src && *src ? src : ".", name);
-    err_t e = {{0}};
-    platform_t *p = platform_read(path, NULL, 0, &e);
-    ck_assert_msg(p != NULL, "%s", e.msg);
-    return p;
 }
 
 /* --- the reference model --- */
@@ -658,18 +648,18 @@ static void run_world(timer_design_t design, int boundary, uint64_t start, int n
     g.start = start;
     g.native = native;
     g.rng = 0x2545f4914f6cdd1dull;
-    machine_hooks_t hooks = {setup, NULL, NULL};
-    err_t e = {{0}};
     if (native) {
+        machine_hooks_t hooks = {setup, NULL, NULL};
+        err_t e = {{0}};
         host_t *h = two_host_cpus();
         g.ncpu = 2;
         native_opts_t o = {60};
         ck_assert_msg(native_run(h, 1, &hooks, &o, &e) == 0, "%s", e.msg);
         host_close(h);
     } else {
-        platform_t *p = load("smp4");
+        platform_t *p = tu_platform("smp4");
         g.ncpu = p->ncpus;
-        ck_assert_msg(machine_run(p, "test_timer_wheel", 1, &hooks, &e) == 0, "%s", e.msg);
+        tu_machine_run(p, "test_timer_wheel", 1, setup, NULL, NULL);
         platform_free(p);
     }
     tcore_destroy(g.tc);
@@ -750,9 +740,5 @@ static Suite *wheel_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(wheel_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(wheel_suite());
 }

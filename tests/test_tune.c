@@ -5,6 +5,7 @@
  * analytic models (recovery of known values, the evaluation cache, the
  * --max-evals budget, an evaluation that fails).
  */
+#include "testutil.h"
 #include "tune.h"
 
 #include <check.h>
@@ -14,29 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static char g_tmp[256];
-static char g_file[512];
-
-static void setup(void)
-{
-    snprintf(g_tmp, sizeof g_tmp, "/tmp/numasim_test_tune.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(g_tmp));
-    snprintf(g_file, sizeof g_file, "%s/target.csv", g_tmp);
-}
-
-static void teardown(void)
-{
-    unlink(g_file);
-    rmdir(g_tmp);
-}
-
+/* Writes text as TMP/target.csv; returns its path (tu_tmp_path's buffer). */
 static const char *write_file(const char *text)
 {
-    FILE *f = fopen(g_file, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-    return g_file;
+    return tu_tmp_write("target.csv", text);
 }
 
 /* Reads text as a target file; expects an error "FILE:LINE: ...WHAT...". */
@@ -49,14 +31,7 @@ static void expect_error(const char *text, int line, const char *what)
     ck_assert_int_eq(tune_read_target(path, &c, &n, &e), -1);
     ck_assert_ptr_null(c);
     ck_assert_int_eq(n, 0);
-    char prefix[600];
-    if (line > 0)
-        snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
-    else
-        snprintf(prefix, sizeof prefix, "%s: ", path);
-    ck_assert_msg(!strncmp(e.msg, prefix, strlen(prefix)), "expected '%s...', got '%s'", prefix,
-                  e.msg);
-    ck_assert_msg(strstr(e.msg, what) != NULL, "expected '%s' in '%s'", what, e.msg);
+    tu_assert_err_at(e.msg, path, line, what);
 }
 
 START_TEST(reads_reference_format)
@@ -134,12 +109,11 @@ START_TEST(missing_file)
     tune_cell_t *c = NULL;
     int n = 0;
     err_t e = {{0}};
-    char path[600];
-    snprintf(path, sizeof path, "%s/no_such.csv", g_tmp);
+    const char *path = tu_tmp_path("no_such.csv");
     ck_assert_int_eq(tune_read_target(path, &c, &n, &e), -1);
-    char prefix[700];
+    char prefix[4200];
     snprintf(prefix, sizeof prefix, "%s: cannot read target file", path);
-    ck_assert_msg(!strncmp(e.msg, prefix, strlen(prefix)), "got '%s'", e.msg);
+    tu_assert_err(e.msg, prefix, "");
 }
 END_TEST
 
@@ -166,7 +140,8 @@ START_TEST(select_platform_rows)
     ck_assert_int_eq(n, 4);
     err_t e = {{0}};
     int nother = -1;
-    int k = tune_select(g_file, c, n, "numa32", kStrats, 2, kCaches, 2, &nother, &e);
+    int k =
+        tune_select(tu_tmp_path("target.csv"), c, n, "numa32", kStrats, 2, kCaches, 2, &nother, &e);
     ck_assert_int_eq(k, 2);
     ck_assert_int_eq(nother, 2);
     ck_assert_str_eq(c[0].platform, "numa32");
@@ -184,22 +159,16 @@ START_TEST(select_unknown_cell)
                        "smp4,scan,warm,505\n"
                        "smp4,last_running,warm,505\n",
                        &c);
+    const char *path = tu_tmp_path("target.csv");
     err_t e = {{0}};
     int nother = 0;
-    ck_assert_int_eq(tune_select(g_file, c, n, "smp4", kStrats, 2, kCaches, 2, &nother, &e), -1);
-    char prefix[600];
-    snprintf(prefix, sizeof prefix, "%s:3: ", g_file);
-    ck_assert_msg(!strncmp(e.msg, prefix, strlen(prefix)), "got '%s'", e.msg);
-    ck_assert_msg(strstr(e.msg, "does not produce strategy 'last_running'") != NULL, "got '%s'",
-                  e.msg);
+    ck_assert_int_eq(tune_select(path, c, n, "smp4", kStrats, 2, kCaches, 2, &nother, &e), -1);
+    tu_assert_err_at(e.msg, path, 3, "does not produce strategy 'last_running'");
     /* a cache state the scenario does not run */
-    ck_assert_int_eq(tune_select(g_file, c, 1, "smp4", kStrats, 2, kCaches + 1, 1, &nother, &e),
-                     -1);
-    snprintf(prefix, sizeof prefix, "%s:2: ", g_file);
-    ck_assert_msg(!strncmp(e.msg, prefix, strlen(prefix)), "got '%s'", e.msg);
-    ck_assert_msg(strstr(e.msg, "cache 'warm'") != NULL, "got '%s'", e.msg);
+    ck_assert_int_eq(tune_select(path, c, 1, "smp4", kStrats, 2, kCaches + 1, 1, &nother, &e), -1);
+    tu_assert_err_at(e.msg, path, 2, "cache 'warm'");
     /* no row of the tuned platform */
-    ck_assert_int_eq(tune_select(g_file, c, n, "numa32", kStrats, 2, kCaches, 2, &nother, &e), -1);
+    ck_assert_int_eq(tune_select(path, c, n, "numa32", kStrats, 2, kCaches, 2, &nother, &e), -1);
     ck_assert_msg(strstr(e.msg, "no row for platform 'numa32'") != NULL, "got '%s'", e.msg);
     free(c);
 }
@@ -208,19 +177,20 @@ END_TEST
 START_TEST(read_run_csv)
 {
     tune_cell_t cells[2] = {{"smp4", "scan", "cold", 1000, 2}, {"smp4", "scan", "warm", 500, 3}};
-    write_file("scenario,platform,cpus,nodes,strategy,cache,calls,mean_cycles,median_cycles\n"
-               "t,smp4,4,1,scan,warm,100,512.5,500.0\n"
-               "t,smp4,4,1,scan,cold,100,1890.0,1880.0\n");
+    const char *path =
+        write_file("scenario,platform,cpus,nodes,strategy,cache,calls,mean_cycles,median_cycles\n"
+                   "t,smp4,4,1,scan,warm,100,512.5,500.0\n"
+                   "t,smp4,4,1,scan,cold,100,1890.0,1880.0\n");
     double sim[2] = {0, 0};
     err_t e = {{0}};
-    ck_assert_int_eq(tune_read_run_csv(g_file, cells, 2, sim, &e), 0);
+    ck_assert_int_eq(tune_read_run_csv(path, cells, 2, sim, &e), 0);
     ck_assert_double_eq(sim[0], 1890.0);
     ck_assert_double_eq(sim[1], 512.5);
     tune_cell_t other = {"smp4", "naive", "warm", 1, 4};
-    ck_assert_int_eq(tune_read_run_csv(g_file, &other, 1, sim, &e), -1);
+    ck_assert_int_eq(tune_read_run_csv(path, &other, 1, sim, &e), -1);
     ck_assert_msg(strstr(e.msg, "no row for cell smp4,naive,warm") != NULL, "got '%s'", e.msg);
     write_file("scenario,platform,strategy,cache\nt,smp4,scan,warm\n");
-    ck_assert_int_eq(tune_read_run_csv(g_file, cells, 2, sim, &e), -1);
+    ck_assert_int_eq(tune_read_run_csv(path, cells, 2, sim, &e), -1);
     ck_assert_msg(strstr(e.msg, "no column 'mean_cycles'") != NULL, "got '%s'", e.msg);
 }
 END_TEST
@@ -238,15 +208,6 @@ START_TEST(objective_is_mean_squared_log_ratio)
 }
 END_TEST
 
-/* A path inside the source dir (NUMASIM_SRC, else the working dir). */
-static const char *src_path(const char *rel)
-{
-    static char buf[4096];
-    const char *s = getenv("NUMASIM_SRC");
-    snprintf(buf, sizeof buf, "%s/%s", s && *s ? s : ".", rel);
-    return buf;
-}
-
 static void free_names(char **names, int n)
 {
     for (int i = 0; i < n; i++)
@@ -257,8 +218,7 @@ static void free_names(char **names, int n)
 START_TEST(parse_params)
 {
     err_t e = {{0}};
-    platform_t *p = platform_read(src_path("platforms/smp4.xml"), NULL, 0, &e);
-    ck_assert_msg(p != NULL, "%s", e.msg);
+    platform_t *p = tu_platform("smp4");
     char **names = NULL;
     int n = 0;
     ck_assert_int_eq(tune_parse_params(" mem_local_cycles , c2c_node_cycles", p, &names, &n, &e),
@@ -441,7 +401,7 @@ static Suite *tune_suite(void)
 {
     Suite *s = suite_create("tune");
     TCase *t = tcase_create("tune");
-    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_add_checked_fixture(t, tu_tmp_setup, tu_tmp_teardown_checked);
     tcase_add_test(t, reads_reference_format);
     tcase_add_test(t, columns_any_order_and_extra);
     tcase_add_test(t, errors_have_file_and_line);
@@ -462,9 +422,5 @@ static Suite *tune_suite(void)
 
 int main(void)
 {
-    SRunner *r = srunner_create(tune_suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(tune_suite());
 }

@@ -12,20 +12,18 @@ set -u
 
 numasim=${1:?usage: from_host.sh NUMASIM_BINARY SOURCE_DIR}
 src=${2:?usage: from_host.sh NUMASIM_BINARY SOURCE_DIR}
-numasim=$(cd "$(dirname "$numasim")" && pwd)/$(basename "$numasim")
-src=$(cd "$src" && pwd)
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
+absolute_paths
 cd "$tmp" || exit 1
 unset HWLOC_XMLFILE
 topo=$src/tests/hwloc/two-socket-slit.xml
 
-prop() { sed -n "s/.*<prop id=\"$2\" value=\"\([^\"]*\)\".*/\1/p" "$1" | head -1; }
 # one-way latency of the links of a class (all equal), or "mixed"
 class_lat() { grep "value=\"$2\"/></link>" "$1" | sed 's/.*latency="\([^"]*\)s".*/\1/' | sort -u | tr '\n' ' '; }
 
 # --- (1) synthetic topology with a SLIT ---
 HWLOC_XMLFILE=$topo run platform --from-host -o ts.xml
-[ "$rc" -eq 0 ] || { fail "--from-host on $topo: exit $rc: $err"; exit 1; }
+[ "$rc" -eq 0 ] || die "--from-host on $topo: exit $rc: $err"
 [ "$(prop ts.xml tunable)" = "mem_local_cycles,c2c_node_cycles,link.slit12,link.slit21" ] ||
     fail "tunable: $(prop ts.xml tunable)"
 mem=$(prop ts.xml mem_local_cycles)
@@ -124,9 +122,7 @@ echo "probe,x" >badprobe.csv
 for args in "--probe nosuch.csv" "--probe badprobe.csv" "--name a/b" "stray" "-o /nonexistent/d/x.xml"; do
     # shellcheck disable=SC2086
     run platform --from-host -o bad.xml $args
-    [ "$rc" -eq 2 ] || fail "--from-host $args: exit $rc, want 2"
-    [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "--from-host $args: not one line: $err"
-    [ ! -e bad.xml ] || fail "--from-host $args left bad.xml"
+    check_user_error "--from-host $args" bad.xml
 done
 echo junk >junk.xml
 HWLOC_XMLFILE=junk.xml run platform --from-host -o bad.xml

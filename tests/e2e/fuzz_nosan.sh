@@ -16,8 +16,7 @@ src=${2:?usage: fuzz_nosan.sh NUMASIM_BINARY SOURCE_DIR}
 src=$(cd "$src" && pwd)
 bdir=${FUZZ_BUILD_DIR:-$src/build-fuzz}
 secs=${FUZZ_SECONDS:-5}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$src/tests/e2e/lib/common.bash"
 
 if ! command -v clang >/dev/null 2>&1; then
     echo "SKIP: clang is not installed"
@@ -36,15 +35,13 @@ if ! CC=clang cmake -S "$src" -B "$bdir" -DNUMASIM_FUZZ=ON -DCMAKE_BUILD_TYPE=De
     ! cmake --build "$bdir" --target fuzz_scenario fuzz_platform -j"$(nproc)" \
         >>"$tmp/build.log" 2>&1; then
     tail -30 "$tmp/build.log" >&2
-    echo "FAIL: the fuzzers do not build" >&2
-    exit 1
+    die "the fuzzers do not build"
 fi
 
 # Leaks are errors here, whatever the caller's ASAN_OPTIONS say.
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-fails=0
 for t in scenario platform; do
     bin=$bdir/fuzz/fuzz_$t
     mkdir -p "$tmp/$t/corpus" "$tmp/$t/art"
@@ -55,8 +52,7 @@ for t in scenario platform; do
     if ! "$bin" -runs=0 -rss_limit_mb=2048 -artifact_prefix="$tmp/$t/art/" \
         "$tmp/$t/corpus" >"$tmp/$t/replay.log" 2>&1; then
         grep -v '^#' "$tmp/$t/replay.log" | tail -40 >&2
-        echo "FAIL: fuzz_$t: replaying the $n seed and regression inputs failed" >&2
-        fails=$((fails + 1))
+        fail "fuzz_$t: replaying the $n seed and regression inputs failed"
         continue
     fi
     echo "ok: fuzz_$t: $n seed and regression inputs replayed"
@@ -69,8 +65,7 @@ for t in scenario platform; do
             echo "crashing input $(basename "$a") (base64; add it to tests/regress/$t/):" >&2
             base64 "$a" | head -50 >&2
         done
-        echo "FAIL: fuzz_$t found a crash in ${secs}s" >&2
-        fails=$((fails + 1))
+        fail "fuzz_$t found a crash in ${secs}s"
         continue
     fi
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/$t/fuzz.log")

@@ -18,11 +18,11 @@ set -u
 
 numasim=${1:?usage: hardening.sh NUMASIM_BINARY SOURCE_DIR}
 src=${2:?usage: hardening.sh NUMASIM_BINARY SOURCE_DIR}
-numasim=$(cd "$(dirname "$numasim")" && pwd)/$(basename "$numasim")
-src=$(cd "$src" && pwd)
-tmp=$(mktemp -d) || exit 1
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
+absolute_paths
 mounted=
 bg=
+# Replaces the shared EXIT trap: a run to kill, a tmpfs and read-only dirs first.
 cleanup() {
     [ -n "$bg" ] && kill -KILL "$bg" 2>/dev/null
     [ -n "$mounted" ] && umount -l "$mounted" 2>/dev/null
@@ -30,12 +30,6 @@ cleanup() {
     rm -rf "$tmp"
 }
 trap cleanup EXIT
-fails=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
 
 # scen NAME BODY: writes $tmp/NAME.ini on smp4 with 50 calls, then BODY.
 scen() {

@@ -6,9 +6,8 @@
 # Not under ASan: it runs hundreds of simulations.
 set -u
 numasim=${1:?usage: hunt_nosan.sh NUMASIM_BINARY SOURCE_DIR} src=${2:?}
-numasim=$(cd "$(dirname "$numasim")" && pwd)/$(basename "$numasim")
-src=$(cd "$src" && pwd)
 . "$src/tests/e2e/lib/common.bash"
+absolute_paths
 cd "$tmp" || exit 1
 
 run hunt -q --strategy scan --budget 2000 --jobs 2 -o found.ini "$src/scenarios/race-rearm.ini"
@@ -34,11 +33,11 @@ grep -q 'base_tracking: no violation in 96 simulations' <<<"$out" || fail "hunt 
 
 # Bad input.
 run hunt --budget 0 "$src/scenarios/race-rearm.ini"
-[ "$rc" -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] || fail "--budget 0: rc $rc, '$err'"
+check_user_error "--budget 0"
 run hunt --strategy bogus "$src/scenarios/race-rearm.ini"
-[ "$rc" -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] || fail "--strategy bogus: rc $rc, '$err'"
+check_user_error "--strategy bogus"
 run hunt missing.ini
-[ "$rc" -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] || fail "missing file: rc $rc, '$err'"
+check_user_error "missing file"
 run hunt --help
 [ "$rc" -eq 0 ] && grep -q 'usage: numasim hunt' <<<"$out" || fail "--help"
 

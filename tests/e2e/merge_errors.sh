@@ -28,10 +28,8 @@ expect_error() { # WANT ARGS...
     shift
     rm -f out.csv out.resolved.ini
     run "$@"
-    [ "$rc" -eq 2 ] || fail "numasim $*: exit $rc, expected 2"
-    [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "numasim $*: not one line: $err"
+    check_user_error "numasim $*" out.csv out.resolved.ini
     case "$err" in *"$want"*) ;; *) fail "numasim $*: '$err' lacks '$want'" ;; esac
-    [ ! -e out.csv ] && [ ! -e out.resolved.ini ] || fail "numasim $*: left an output file"
     ls out.* 2>/dev/null | grep -q . && fail "numasim $*: left $(ls out.*)"
 }
 expect_error "slices to rerun: 1 (of 0..2; missing: 1)" merge -o out.csv p0 p2

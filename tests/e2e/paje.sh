@@ -9,7 +9,7 @@ set -u
 numasim=${1:?usage: paje.sh NUMASIM_BINARY SOURCE_DIR}
 src=${2:?usage: paje.sh NUMASIM_BINARY SOURCE_DIR}
 . "$src/tests/e2e/lib/common.bash"
-command -v pj_dump >/dev/null || { echo "FAIL: pj_dump not found (scripts/setup installs pajeng)" >&2; exit 1; }
+command -v pj_dump >/dev/null || die "pj_dump not found (scripts/setup installs pajeng)"
 ini=$src/scenarios/paper-table.ini
 
 # --- 20 traces, all readable; tracing changes nothing in the CSV ---
@@ -89,9 +89,7 @@ for args in "--paje $tmp/file" "--paje $tmp/file/sub" "--paje $tmp/traces --paje
     "--paje $tmp/traces --paje-calls x" "--paje-calls 2"; do
     # shellcheck disable=SC2086
     run run -q -o "$tmp/bad.csv" $args "$ini"
-    [ "$rc" -eq 2 ] || fail "run $args: exit $rc, expected 2"
-    [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "run $args: not one line: $err"
-    [ ! -e "$tmp/bad.csv" ] || fail "run $args: left a CSV"
+    check_user_error "run $args" "$tmp/bad.csv"
 done
 if [ "$(id -u)" -ne 0 ]; then
     mkdir "$tmp/ro" && chmod 555 "$tmp/ro"

@@ -37,9 +37,8 @@ asym=$(tail -n +2 <<<"$out" | awk -F, '{ for (j = 2; j <= NF; j++) m[NR - 1, j -
 # --- bad files: exit 2, one stderr line starting with the path, no stdout ---
 expect_user_error() { # FILE WHAT
     run platform "$1"
-    [ "$rc" -eq 2 ] || fail "$2: exit code $rc, expected 2"
+    check_user_error "$2"
     [ -z "$out" ] || fail "$2: printed on stdout: $out"
-    [ "$(grep -c . <<<"$err")" -eq 1 ] || fail "$2: stderr is not one line: $err"
     [[ "$err" == "$1:"* ]] || fail "$2: stderr does not start with '$1:': $err"
 }
 

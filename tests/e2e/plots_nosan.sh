@@ -10,22 +10,15 @@ set -u
 
 src=${2:?usage: plots_nosan.sh NUMASIM_BINARY SOURCE_DIR}
 draw=$src/plots/draw-all
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0
+. "$src/tests/e2e/lib/common.bash"
 
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
-
-command -v gnuplot >/dev/null 2>&1 || { echo "FAIL: gnuplot is not installed (gnuplot-nox)" >&2; exit 1; }
-[ -x "$draw" ] || { echo "FAIL: $draw missing or not executable" >&2; exit 1; }
+command -v gnuplot >/dev/null 2>&1 || die "gnuplot is not installed (gnuplot-nox)"
+[ -x "$draw" ] || die "$draw missing or not executable"
 
 header=scenario,platform,cpus,nodes,strategy,cache,calls,mean_cycles,median_cycles,p95_cycles,min_cycles,max_cycles,violations,oopses,seed,seeds,seeds_violating,use_after_free,bugs,sweep_key,sweep_value,sim_cycles,accesses
 
 # Runs draw-all on DIR with its own TMPDIR; sets $rc and $err.
-run() {
+draw_all() {
     mkdir -p "$tmp/tmpdir"
     TMPDIR=$tmp/tmpdir "$draw" "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
@@ -59,7 +52,7 @@ platform,strategy,cache,cycles
 numa32,scan,warm,29000
 smp4,scan,cold,1220
 EOF
-run "$good"
+draw_all "$good"
 [ "$rc" -eq 0 ] || fail "draw-all on a small paper table exited $rc: $err"
 for chart in paper-table paper-table-spread; do
     is_png "$good/plots/$chart.png" || fail "no PNG (magic bytes) at plots/$chart.png"
@@ -88,16 +81,16 @@ done
 # --- an empty results/: a note, nothing drawn, not an error ---
 empty=$tmp/empty
 mkdir -p "$empty/results"
-run "$empty"
+draw_all "$empty"
 [ "$rc" -eq 0 ] || fail "draw-all on an empty results/ exited $rc (expected 0 and a note): $err"
 grep -q 'nothing to draw' <<<"$err" || fail "no 'nothing to draw' note for an empty results/: $err"
 [ -z "$(ls -A "$empty/plots" 2>/dev/null)" ] || fail "charts drawn from an empty results/: $(ls "$empty/plots")"
 
 # --- no results/ at all: same ---
-run "$tmp/nonexistent-is-not-a-dir"
+draw_all "$tmp/nonexistent-is-not-a-dir"
 [ "$rc" -eq 2 ] || fail "draw-all on a missing source dir exited $rc, expected 2"
 mkdir -p "$tmp/nores"
-run "$tmp/nores"
+draw_all "$tmp/nores"
 [ "$rc" -eq 0 ] || fail "draw-all without results/ exited $rc: $err"
 [ ! -e "$tmp/nores/plots" ] || fail "draw-all without results/ created plots/"
 
@@ -105,7 +98,7 @@ run "$tmp/nores"
 bad=$tmp/bad
 mkdir -p "$bad/results"
 printf 'scenario,platform,strategy,cache,calls\npaper-table,smp4,scan,warm,100\n' >"$bad/results/paper-table.csv"
-run "$bad"
+draw_all "$bad"
 [ "$rc" -ne 0 ] || fail "draw-all on a CSV without mean_cycles exited 0"
 grep -q 'paper-table.csv' <<<"$err" || fail "the error does not name the CSV: $err"
 [ ! -e "$bad/plots/paper-table.png" ] || fail "a chart was drawn from a CSV without mean_cycles"

@@ -13,18 +13,16 @@ set -u
 
 numasim=${1:?usage: probe.sh NUMASIM_BINARY SOURCE_DIR}
 src=${2:?usage: probe.sh NUMASIM_BINARY SOURCE_DIR}
-numasim=$(cd "$(dirname "$numasim")" && pwd)/$(basename "$numasim")
-src=$(cd "$src" && pwd)
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
+absolute_paths
 cd "$tmp" || exit 1
 
 plat=$src/platforms/numa32.xml
-prop() { sed -n "s/.*<prop id=\"$2\" value=\"\([^\"]*\)\".*/\1/p" "$1" | head -1; }
 
 run probe -q -o p.csv "$plat"
-[ "$rc" -eq 0 ] || { fail "probe exited $rc: $err"; exit 1; }
+[ "$rc" -eq 0 ] || die "probe exited $rc: $err"
 run platform --csv "$plat"
-[ "$rc" -eq 0 ] || { fail "platform --csv exited $rc: $err"; exit 1; }
+[ "$rc" -eq 0 ] || die "platform --csv exited $rc: $err"
 cp "$out_file" lat.csv
 run platform "$plat"
 # CPU -> node, from the "node  CPUs" table
@@ -80,9 +78,7 @@ for args in "nosuch.xml" "--reps 0 $plat" "--reps x $plat" "--set hit_cycles=3 $
     "--set platform.nosuch=3 $plat" "-o /nonexistent/dir/x.csv $plat" "$plat $plat"; do
     # shellcheck disable=SC2086
     run probe -o bad.csv $args
-    [ "$rc" -eq 2 ] || fail "probe $args: exit $rc, want 2"
-    [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "probe $args: not one line: $err"
-    [ ! -e bad.csv ] || fail "probe $args left bad.csv"
+    check_user_error "probe $args" bad.csv
 done
 run probe --help
 [ "$rc" -eq 0 ] && echo "$out" | grep -q 'usage: numasim probe' || fail "probe --help"

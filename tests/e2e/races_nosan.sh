@@ -3,44 +3,42 @@
 # and the correct strategies show none.
 # Not run in the sanitizer build: these are long simulations.
 set -u
-bin=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+numasim=$1 src=$2
+. "$src/tests/e2e/lib/common.bash"
 col() { # col CSV STRATEGY COLUMN-NAME
     awk -F, -v s="$2" -v c="$3" 'NR==1 {for (i = 1; i <= NF; i++) if ($i == c) k = i; next} $5==s {print $k}' "$1"
 }
-run() { # run NAME [--set ...]
+race() { # race NAME [--set ...]
     local s=$1
     shift
-    "$bin" run -q -o "$tmp/$s.csv" "$@" "$src/scenarios/race-$s.ini" || fail "race-$s exited $?"
+    "$numasim" run -q -o "$tmp/$s.csv" "$@" "$src/scenarios/race-$s.ini" || die "race-$s exited $?"
 }
-run rearm
-run overlap
-run first-run
-run single-shot
+race rearm
+race overlap
+race first-run
+race single-shot
 # the two long ones, with the strategies they are about
-run scan-refire --set scenario.strategies=scan,base_tracking
-run hop --set scenario.strategies=last_running,base_tracking
+race scan-refire --set scenario.strategies=scan,base_tracking
+race hop --set scenario.strategies=last_running,base_tracking
 r="$tmp/rearm.csv" o="$tmp/overlap.csv" f="$tmp/first-run.csv" s1="$tmp/single-shot.csv"
 sr="$tmp/scan-refire.csv" h="$tmp/hop.csv"
-[ "$(col "$r" naive violations)" -gt 0 ] || fail "race-rearm: naive has no violation"
-[ "$(col "$r" singleshot oopses)" -gt 0 ] || fail "race-rearm: singleshot has no oops"
-[ "$(col "$o" last_running violations)" -gt 0 ] || fail "race-overlap: last_running has no violation"
-[ "$(col "$f" last_running seeds_violating)" -gt 0 ] || fail "race-first-run: the window was never hit"
-[ "$(col "$s1" shortcut violations)" -gt 0 ] || fail "race-single-shot: shortcut has no violation"
-[ "$(col "$sr" scan violations)" -gt 0 ] || fail "race-scan-refire: scan has no violation"
-[ "$(col "$h" last_running violations)" -gt 0 ] || fail "race-hop: last_running has no violation"
+[ "$(col "$r" naive violations)" -gt 0 ] || die "race-rearm: naive has no violation"
+[ "$(col "$r" singleshot oopses)" -gt 0 ] || die "race-rearm: singleshot has no oops"
+[ "$(col "$o" last_running violations)" -gt 0 ] || die "race-overlap: last_running has no violation"
+[ "$(col "$f" last_running seeds_violating)" -gt 0 ] || die "race-first-run: the window was never hit"
+[ "$(col "$s1" shortcut violations)" -gt 0 ] || die "race-single-shot: shortcut has no violation"
+[ "$(col "$sr" scan violations)" -gt 0 ] || die "race-scan-refire: scan has no violation"
+[ "$(col "$h" last_running violations)" -gt 0 ] || die "race-hop: last_running has no violation"
 for csv in "$r" "$o" "$f" "$s1" "$sr" "$h"; do
-    [ "$(col "$csv" base_tracking violations)" -eq 0 ] || fail "$csv: base_tracking has violations"
+    [ "$(col "$csv" base_tracking violations)" -eq 0 ] || die "$csv: base_tracking has violations"
 done
-[ "$(col "$sr" base_tracking calls)" -ge 10000 ] || fail "race-scan-refire: under 10^4 calls"
-[ "$(col "$h" base_tracking calls)" -ge 10000 ] || fail "race-hop: under 10^4 calls"
+[ "$(col "$sr" base_tracking calls)" -ge 10000 ] || die "race-scan-refire: under 10^4 calls"
+[ "$(col "$h" base_tracking calls)" -ge 10000 ] || die "race-hop: under 10^4 calls"
 for csv in "$r" "$o" "$f" "$s1"; do
-    [ "$(col "$csv" scan violations)" -eq 0 ] || fail "$csv: scan has violations"
+    [ "$(col "$csv" scan violations)" -eq 0 ] || die "$csv: scan has violations"
 done
 for s in singleshot naive; do
-    [ "$(col "$s1" $s violations)" -eq 0 ] || fail "race-single-shot: $s has violations"
+    [ "$(col "$s1" $s violations)" -eq 0 ] || die "race-single-shot: $s has violations"
 done
-[ "$(col "$r" last_running violations)" -eq 0 ] || fail "race-rearm: last_running violations"
+[ "$(col "$r" last_running violations)" -eq 0 ] || die "race-rearm: last_running violations"
 echo "ok"

@@ -12,14 +12,8 @@ set -u
 
 numasim=${1:?usage: regress.sh NUMASIM_BINARY SOURCE_DIR}
 src=${2:?usage: regress.sh NUMASIM_BINARY SOURCE_DIR}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0 loaded=0 refused=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
+. "$src/tests/e2e/lib/common.bash"
+loaded=0 refused=0
 
 check() { # FILE NAME
     "$numasim" platform "$1" >"$tmp/out" 2>"$tmp/err"

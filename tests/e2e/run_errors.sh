@@ -1,28 +1,26 @@
 #!/usr/bin/env bash
 # Bad input to numasim run: one line on stderr, exit code 2, no result left.
 set -u
-bin=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+numasim=$1 src=$2
+. "$src/tests/e2e/lib/common.bash"
 
 expect2() { # expect2 NAME PATTERN ARGS...
     local name=$1 pat=$2
     shift 2
-    "$bin" run -q -o "$tmp/out.csv" "$@" > "$tmp/stdout" 2> "$tmp/stderr"
+    "$numasim" run -q -o "$tmp/out.csv" "$@" > "$tmp/stdout" 2> "$tmp/stderr"
     local rc=$?
-    [ $rc -eq 2 ] || fail "$name: exit $rc, expected 2 ($(cat "$tmp/stderr"))"
-    [ "$(wc -l < "$tmp/stderr")" -eq 1 ] || fail "$name: stderr is not one line: $(cat "$tmp/stderr")"
-    grep -q -- "$pat" "$tmp/stderr" || fail "$name: stderr '$(cat "$tmp/stderr")' lacks '$pat'"
-    [ ! -e "$tmp/out.csv" ] || fail "$name: a result was written"
-    ls "$tmp" | grep -q '\.tmp\.' && fail "$name: temporary file left"
-    grep -qi 'backtrace\|terminate called' "$tmp/stderr" && fail "$name: SimGrid backtrace"
+    [ $rc -eq 2 ] || die "$name: exit $rc, expected 2 ($(cat "$tmp/stderr"))"
+    [ "$(wc -l < "$tmp/stderr")" -eq 1 ] || die "$name: stderr is not one line: $(cat "$tmp/stderr")"
+    grep -q -- "$pat" "$tmp/stderr" || die "$name: stderr '$(cat "$tmp/stderr")' lacks '$pat'"
+    [ ! -e "$tmp/out.csv" ] || die "$name: a result was written"
+    ls "$tmp" | grep -q '\.tmp\.' && die "$name: temporary file left"
+    grep -qi 'backtrace\|terminate called' "$tmp/stderr" && die "$name: SimGrid backtrace"
     return 0
 }
 
 plat="$src/platforms/smp4.xml"
 printf '[scenario]\nplatforms = %s\n[measure]\ncalls = 10\n' "$plat" > "$tmp/ok.ini"
-"$bin" run -q -o "$tmp/ok.csv" "$tmp/ok.ini" || fail "a valid scenario failed"
+"$numasim" run -q -o "$tmp/ok.csv" "$tmp/ok.ini" || die "a valid scenario failed"
 
 expect2 missing "$tmp/nope.ini: " "$tmp/nope.ini"
 printf '[scenario]\nplatforms = %s\n[measure]\ncalls = ten\n' "$plat" > "$tmp/type.ini"
@@ -43,8 +41,8 @@ expect2 platform-malformed "bad.xml:" "$tmp/badplat.ini"
 expect2 set-unknown "--set" --set measure.nope=1 "$tmp/ok.ini"
 expect2 set-platform "platform.nope" --set platform.nope=1 "$tmp/ok.ini"
 expect2 set-platform-value "hit_cycles" --set platform.hit_cycles=-3 "$tmp/ok.ini"
-"$bin" run -q -o /proc/nonexistent/x.csv "$tmp/ok.ini" 2> "$tmp/stderr"
-[ $? -eq 2 ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] || fail "unwritable output: $(cat "$tmp/stderr")"
-"$bin" run 2> /dev/null; [ $? -eq 2 ] || fail "no argument: not exit 2"
-"$bin" run --help | grep -q 'usage: numasim run' || fail "--help"
+"$numasim" run -q -o /proc/nonexistent/x.csv "$tmp/ok.ini" 2> "$tmp/stderr"
+[ $? -eq 2 ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] || die "unwritable output: $(cat "$tmp/stderr")"
+"$numasim" run 2> /dev/null; [ $? -eq 2 ] || die "no argument: not exit 2"
+"$numasim" run --help | grep -q 'usage: numasim run' || die "--help"
 echo "ok"

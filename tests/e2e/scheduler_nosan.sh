@@ -4,18 +4,16 @@
 # on whole scenarios: races with long spins, ticks and helpers, and the paper
 # table. Not in the sanitizer build: the reference scheduler is slow.
 set -u
-bin=$1 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+numasim=$1 src=$2
+. "$src/tests/e2e/lib/common.bash"
 both() { # both NAME SCENARIO ARGS...
     local name=$1 scen=$2
     shift 2
-    "$bin" run -q -o "$tmp/$name-fast.csv" "$@" "$scen" || fail "$name: fast run"
-    NUMASIM_SCHEDULER=yield "$bin" run -q -o "$tmp/$name-ref.csv" "$@" "$scen" || fail "$name: reference run"
+    "$numasim" run -q -o "$tmp/$name-fast.csv" "$@" "$scen" || die "$name: fast run"
+    NUMASIM_SCHEDULER=yield "$numasim" run -q -o "$tmp/$name-ref.csv" "$@" "$scen" || die "$name: reference run"
     cmp -s "$tmp/$name-fast.csv" "$tmp/$name-ref.csv" || {
         diff "$tmp/$name-fast.csv" "$tmp/$name-ref.csv" >&2
-        fail "$name: the two schedulers differ"
+        die "$name: the two schedulers differ"
     }
 }
 both rearm "$src/scenarios/race-rearm.ini" --set measure.calls=60 --set scenario.seeds=2

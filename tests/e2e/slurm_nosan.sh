@@ -12,10 +12,10 @@
 set -u
 numasim=$1 src=$2
 . "$src/tests/e2e/lib/common.bash"
-numasim=$(cd "$(dirname "$numasim")" && pwd)/$(basename "$numasim")
+absolute_paths
 
 for cmd in munged mungekey slurmctld slurmd sbatch squeue scontrol scancel; do
-    command -v "$cmd" >/dev/null || { echo "FAIL: $cmd not installed (scripts/setup installs slurm-wlm and munge)" >&2; exit 1; }
+    command -v "$cmd" >/dev/null || die "$cmd not installed (scripts/setup installs slurm-wlm and munge)"
 done
 
 # A short directory: munge's socket path must stay under 108 bytes.

@@ -9,17 +9,13 @@ set -u
 
 numasim=${1:?usage: tune_probe.sh NUMASIM_BINARY SOURCE_DIR}
 src=${2:?usage: tune_probe.sh NUMASIM_BINARY SOURCE_DIR}
-numasim=$(cd "$(dirname "$numasim")" && pwd)/$(basename "$numasim")
-src=$(cd "$src" && pwd)
 . "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
+absolute_paths
 cd "$tmp" || exit 1
-
-prop() { sed -n "s/.*<prop id=\"$2\" value=\"\([^\"]*\)\".*/\1/p" "$1" | head -1; }
-within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a / b - 1; exit !(d <= t && -d <= t) }'; }
 
 fat4=$src/platforms/fat4.xml
 run probe -q -o target.csv "$fat4"
-[ "$rc" -eq 0 ] || { fail "probe: exit $rc: $err"; exit 1; }
+[ "$rc" -eq 0 ] || die "probe: exit $rc: $err"
 mem=$(prop "$fat4" mem_local_cycles)
 dirty=$(prop "$fat4" remote_dirty_cycles)
 exitl=$(sed -n 's/.*id="exit0"[^>]*latency="\([^"]*\)s".*/\1/p' "$fat4")
@@ -33,7 +29,7 @@ cmp -s target.csv pert.csv && fail "the perturbation does not change the probes"
 
 run tune --probe-target target.csv --params mem_local_cycles,remote_dirty_cycles,link.exit \
     -o tuned.xml pert.xml
-[ "$rc" -eq 0 ] || { fail "tune --probe-target: exit $rc: $err"; exit 1; }
+[ "$rc" -eq 0 ] || die "tune --probe-target: exit $rc: $err"
 got_mem=$(prop tuned.xml mem_local_cycles)
 got_dirty=$(prop tuned.xml remote_dirty_cycles)
 got_exit=$(sed -n 's/.*id="exit0"[^>]*latency="\([^"]*\)s".*/\1/p' tuned.xml)

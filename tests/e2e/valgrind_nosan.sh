@@ -17,14 +17,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
     echo "SKIP: valgrind is not installed"
     exit 0
 fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-fail() {
-    echo "FAIL: $*" >&2
-    fails=$((fails + 1))
-}
+. "$src/tests/e2e/lib/common.bash"
 
 # vg EXPECTED_EXIT NAME ARGS...: numasim ARGS under valgrind; exit code 99
 # means valgrind found an error (see the log).

@@ -10,9 +10,9 @@ numasim=$1 src=$2
 before=$(cksum "$src/results/host-validation.csv" 2>/dev/null)
 NUMASIM=$numasim "$src/scripts/validate" --smoke -o "$tmp/v" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-[ "$rc" -eq 0 ] || { fail "scripts/validate --smoke: exit $rc: $(tail -5 "$tmp/err")"; exit 1; }
+[ "$rc" -eq 0 ] || die "scripts/validate --smoke: exit $rc: $(tail -5 "$tmp/err")"
 csv=$tmp/v/published/results/host-validation.csv
-[ -f "$csv" ] || { fail "no host-validation.csv"; exit 1; }
+[ -f "$csv" ] || die "no host-validation.csv"
 head -1 "$csv" | grep -q '^scenario,strategy,cache,predicted_cycles,measured_cycles,error,' ||
     fail "bad header: $(head -1 "$csv")"
 # paper-table: 5 strategies x 2 caches; race-rearm: its 6 strategies, warm
