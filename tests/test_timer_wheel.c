@@ -1,4 +1,4 @@
-/* test_timer_wheel: the cascading wheel of sim/timer against a plain
+/* test_timer_wheel: the cascading wheel of sim/kernel/timer against a plain
  * reference model written from the specification (timer-algorithms.md 1-2).
  *
  * The reference knows nothing of list heads: for every timer it keeps where

@@ -1,6 +1,6 @@
 #!/bin/bash
 # e2e: `numasim run` under hostile conditions. Results are written atomically
-# (sim/results.h): whatever happens, the target CSV is either the complete
+# (sim/util/outfile.h): whatever happens, the target CSV is either the complete
 # new one or untouched (absent, or the old file byte for byte), no temporary
 # file is left behind on an error or on SIGTERM, and no simulation process
 # outlives numasim.
