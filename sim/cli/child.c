@@ -4,9 +4,11 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,5 +63,35 @@ int child_wait(pid_t pid)
     for (int i = 0; i < MAX_CHILDREN; i++)
         if (g_children[i] == pid)
             g_children[i] = 0;
+    return st;
+}
+
+int child_run_self(char *const argv[], const char *errf, int quiet, volatile pid_t *running)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        int ef = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (ef < 0 || dup2(ef, 2) < 0)
+            _exit(126);
+        if (quiet) {
+            int dn = open("/dev/null", O_WRONLY);
+            if (dn < 0 || dup2(dn, 1) < 0)
+                _exit(126);
+        }
+        execv("/proc/self/exe", argv);
+        fprintf(stderr, "numasim: cannot run /proc/self/exe: %s\n", strerror(errno));
+        _exit(127);
+    }
+    if (running)
+        *running = pid;
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (running)
+        *running = 0;
     return st;
 }

@@ -1,5 +1,6 @@
 /* child: simulations in child processes (SimGrid allows one engine per
- * process), shared by `numasim run` and `numasim hunt`.
+ * process), shared by `numasim run` and `numasim hunt`; `numasim tune`
+ * runs whole numasim commands through child_run_self().
  *
  * The parent keeps a table of the children it started, so that SIGINT or
  * SIGTERM removes the temporary result files (outfile_cleanup) and kills
@@ -20,5 +21,13 @@ pid_t child_fork(void);
 /* Waits for child pid (retrying on EINTR), forgets it and returns its wait
  * status. */
 int child_wait(pid_t pid);
+
+/* Runs this program again (/proc/self/exe) with argv (NULL-terminated), its
+ * standard error into errf (created or truncated) and, when quiet, its
+ * standard output into /dev/null, and waits for it. While it runs, *running
+ * (may be NULL) holds its pid, for the caller's signal handler to kill.
+ * Returns its wait status, or -1 with errno when fork failed. The child
+ * dies with its parent. */
+int child_run_self(char *const argv[], const char *errf, int quiet, volatile pid_t *running);
 
 #endif

@@ -6,6 +6,7 @@
  * the candidate values given as --set platform.NAME=VALUE, writing its CSV
  * to a private temporary directory. The fit itself is in tune.c. */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include "child.h"
 #include "cli.h"
 #include "platform.h"
 #include "run.h"
@@ -13,14 +14,12 @@
 #include "tune.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -120,25 +119,9 @@ static int eval_sim(const double *values, double *sim, void *vctx, err_t *e)
         argv[n++] = *t;
     argv[n] = NULL;
     unlink(T->csv);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
+    int st = child_run_self(argv, T->errf, 1, &g_child);
+    if (st < 0)
         return err_set(e, NULL, 0, "numasim tune: fork: %s", strerror(errno));
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        int dn = open("/dev/null", O_WRONLY);
-        int ef = open(T->errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (dn < 0 || ef < 0 || dup2(dn, 1) < 0 || dup2(ef, 2) < 0)
-            _exit(126);
-        execv("/proc/self/exe", argv);
-        fprintf(stderr, "numasim tune: cannot run /proc/self/exe: %s\n", strerror(errno));
-        _exit(127);
-    }
-    g_child = pid;
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    g_child = 0;
     if (g_sig)
         return err_set(e, NULL, 0, "numasim tune: interrupted");
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {

@@ -7,19 +7,18 @@
  * engine per process) and reads its CSV back; the fit is tune.c's simplex
  * on log(simulated/measured) of each cell's median. */
 #define _XOPEN_SOURCE 700
+#include "child.h"
 #include "cli.h"
 #include "platform.h"
 #include "probe.h"
 #include "tune.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,21 +83,9 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
     argv[n++] = T->platform;
     argv[n] = NULL;
     unlink(T->csv);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
+    int st = child_run_self((char **)argv, T->errf, 0, NULL);
+    if (st < 0)
         return err_set(e, NULL, 0, "numasim tune: fork: %s", strerror(errno));
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        int ef = open(T->errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (ef < 0 || dup2(ef, 2) < 0)
-            _exit(126);
-        execv("/proc/self/exe", (char **)argv);
-        _exit(127);
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         char msg[600] = "";
         FILE *f = fopen(T->errf, "r");
