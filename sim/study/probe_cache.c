@@ -1,0 +1,174 @@
+/* probe_cache: the probes that see caches fill and forget. Theory of
+ * operation.
+ *
+ * chase_S (lmbench's lat_mem_rd): a ring of S / line_bytes elements, one per
+ * line, each holding the address of the next, so that every cpu_read waits
+ * for the one before (a dependent chain: no two loads overlap). The ring
+ * visits the pages of the working set in a random order, and the lines of
+ * each page in a random order (lmbench's mem_initialize), so that neither a
+ * stride prefetcher nor the page's neighbours help. CPU 0 walks the whole
+ * ring once to warm it, then times PROBE_CHASE_BATCH loads per sample; the
+ * row is the median cycles per load. Every size uses the start of one
+ * buffer, homed on CPU 0's node and allocated by the first chase (not in
+ * setup: a native cpu_flush_cache flushes every allocated byte, and the
+ * load_mem cells before it flush at every repetition). A chase of S bytes
+ * mostly hits the first level whose capacity is >= S, so the rows are a
+ * staircase: its steps are the level sizes, its treads their latencies.
+ *
+ * timer_ops_pause_P: the timer_ops pair (mod_timer + del_timer of a warm
+ * timer, 2.6.6 core), timed once after P cycles of cpu_work. What the pause
+ * brings into the caches (the work's own lines, other software, the tick
+ * when it is on) evicts what the pair needs, and the pair pays the misses:
+ * the rows are a decay curve against P. The _tick_ rows run with interrupts
+ * enabled, so the timer core's tick comes at hz; the others with them off.
+ * At long pauses fewer repetitions are taken (PAUSE_BUDGET cycles of pause
+ * per row at most, and at least PAUSE_MIN_REPS), so that the native probe
+ * stays within seconds.
+ */
+#include "probe_internal.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE_BYTES     4096
+#define NPAUSES        8 /* 0, 10, ..., 10^7 */
+#define PAUSE_BUDGET   2e9
+#define PAUSE_MIN_REPS 25
+
+static const char *const kLevels[] = {"l1d_bytes", "l2_bytes", "l3_bytes"};
+
+long probe_chase_max(const platform_t *p, long requested, err_t *e)
+{
+    long line = p->line_bytes > 0 ? p->line_bytes : 64;
+    if (requested) {
+        if (requested < 1024 || requested > PROBE_CHASE_CAP || requested % line)
+            return err_set(e, "--chase-max", 0,
+                           "expected bytes from 1024 to %ld, a multiple of the line (%ld), "
+                           "not %ld",
+                           PROBE_CHASE_CAP, line, requested);
+        return requested;
+    }
+    double largest = 0;
+    for (size_t i = 0; i < sizeof kLevels / sizeof *kLevels; i++) {
+        const platform_param_t *q = platform_param(p, kLevels[i]);
+        double v;
+        if (q && err_parse_double(q->value, &v) == 0 && v > largest)
+            largest = v;
+    }
+    if (largest <= 0)
+        return PROBE_CHASE_NOLEVEL;
+    return 4 * largest < (double)PROBE_CHASE_CAP ? (long)(4 * largest) / line * line
+                                                 : PROBE_CHASE_CAP;
+}
+
+void probe_cache_cells(probe_ctx_t *X, machine_t *m)
+{
+    const platform_t *p = X->p;
+    int n0 = p->cpu_node[0];
+    uint64_t line = (uint64_t)p->line_bytes;
+    for (uint64_t s = 1024; s <= X->chase_max; s *= 2) {
+        uint64_t sizes[2] = {s, s * 3 / 2};
+        for (int i = 0; i < 2; i++)
+            if (sizes[i] <= X->chase_max && sizes[i] % line == 0) {
+                cell_t *k = probe_add_cell(X, m, K_CHASE, 0, 0, n0, 0, 0);
+                k->bytes = sizes[i];
+                k->batch = PROBE_CHASE_BATCH;
+            }
+    }
+    for (int ticks = 0; ticks < 2; ticks++) {
+        uint64_t pause = 0;
+        for (int i = 0; i < NPAUSES; i++, pause = pause ? pause * 10 : 10) {
+            cell_t *k = probe_add_cell(X, m, K_PAUSE, 0, 0, n0, 0, 0);
+            k->pause = pause;
+            k->ticks = ticks;
+            double fit = pause ? PAUSE_BUDGET / (double)pause : X->reps;
+            if (fit < k->reps)
+                k->reps = fit > PAUSE_MIN_REPS ? (int)fit : PAUSE_MIN_REPS;
+            if (k->reps > X->reps)
+                k->reps = X->reps;
+        }
+    }
+}
+
+void probe_cache_name(const cell_t *k, char *buf, size_t n)
+{
+    if (k->kind == K_CHASE)
+        snprintf(buf, n, "chase_%llu", (unsigned long long)k->bytes);
+    else
+        snprintf(buf, n, "timer_ops_pause_%s%llu", k->ticks ? "tick_" : "",
+                 (unsigned long long)k->pause);
+}
+
+/* Shuffles v[0..n) (Fisher-Yates). */
+static void shuffle(gsl_rng *r, uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = (uint32_t)gsl_rng_uniform_int(r, i);
+        uint32_t t = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = t;
+    }
+}
+
+/* Links the first `bytes` of buf into the ring (at no cost: lmbench does not
+ * time its initialisation either) and returns its first element. The order
+ * depends on the size only, so a run is reproducible. */
+static maddr_t build_ring(machine_t *m, maddr_t buf, uint64_t bytes, uint32_t line)
+{
+    uint32_t nlines = (uint32_t)(bytes / line), per_page = PAGE_BYTES / line;
+    if (per_page < 1)
+        per_page = 1;
+    uint32_t npages = (nlines + per_page - 1) / per_page;
+    uint32_t *pages = malloc(sizeof *pages * npages), *in = malloc(sizeof *in * per_page);
+    uint32_t *order = malloc(sizeof *order * nlines);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!pages || !in || !order || !r)
+        abort();
+    gsl_rng_set(r, (unsigned long)bytes);
+    for (uint32_t i = 0; i < npages; i++)
+        pages[i] = i;
+    shuffle(r, pages, npages);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < npages; i++) {
+        uint32_t first = pages[i] * per_page;
+        uint32_t cnt = nlines - first < per_page ? nlines - first : per_page;
+        for (uint32_t j = 0; j < cnt; j++)
+            in[j] = first + j;
+        shuffle(r, in, cnt);
+        for (uint32_t j = 0; j < cnt; j++)
+            order[n++] = in[j];
+    }
+    for (uint32_t i = 0; i < nlines; i++)
+        machine_poke(m, buf + (maddr_t)order[i] * line,
+                     buf + (maddr_t)order[(i + 1) % nlines] * line);
+    maddr_t start = buf + (maddr_t)order[0] * line;
+    gsl_rng_free(r);
+    free(pages);
+    free(in);
+    free(order);
+    return start;
+}
+
+void probe_chase(cpu_t *c, probe_ctx_t *X, cell_t *k)
+{
+    machine_t *m = cpu_machine(c);
+    uint32_t line = (uint32_t)X->p->line_bytes;
+    if (!X->chase_buf)
+        X->chase_buf = machine_alloc(m, k->home, (size_t)X->chase_max);
+    maddr_t a = build_ring(m, X->chase_buf, k->bytes, line);
+    uint64_t nlines = k->bytes / line;
+    for (uint64_t i = 0; i < nlines; i++) {
+        a = cpu_read(c, a);
+        if ((i & 0xffff) == 0xffff)
+            cpu_progress(c); /* the native watchdog */
+    }
+    for (int r = 0; r < k->reps; r++) {
+        uint64_t t0 = cpu_now(c);
+        for (int i = 0; i < PROBE_CHASE_BATCH; i++)
+            a = cpu_read(c, a);
+        uint64_t t1 = cpu_now(c);
+        k->sample[r] = (double)(t1 - t0);
+        cpu_progress(c);
+    }
+}
