@@ -2,10 +2,13 @@
  * the platform's parameters to probe cells (numasim probe's CSV, measured
  * natively or simulated on another platform) by simulating the same probes.
  *
- * Each evaluation re-executes this binary as `numasim probe -q --reps 3
+ * Each evaluation re-executes this binary as `numasim probe -q --reps 5
  * --set platform.NAME=VALUE... PLATFORM.xml` in a child (SimGrid allows one
  * engine per process) and reads its CSV back; the fit is tune.c's simplex
- * on log(simulated/measured) of each cell's median. */
+ * on log(simulated/measured) of each cell's median. Five repetitions, the
+ * simulated default: the ticks-on pause rows place repetition r of n at the
+ * tick phase (r + 1/2) / n, so their median depends on n, and a simulated
+ * target made with the default must be reproduced exactly. */
 #define _XOPEN_SOURCE 700
 #include "child.h"
 #include "cli.h"
@@ -68,7 +71,7 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
     argv[n++] = "probe";
     argv[n++] = "-q";
     argv[n++] = "--reps";
-    argv[n++] = "3";
+    argv[n++] = "5";
     argv[n++] = "-o";
     argv[n++] = T->csv;
     for (int i = 0; i < T->nparams && i < 64; i++) {

@@ -114,8 +114,8 @@ static void setup(machine_t *m, void *arg)
     add_cell(X, m, K_HIT, c0, c0, n0, 0);
     add_cell(X, m, K_ATOMIC, c0, c0, n0, 0);
     add_cell(X, m, K_TIMER_OPS, c0, c0, n0, 0);
-    uint64_t period = X->hz > 0 ? (uint64_t)(p->clock_mhz * 1e6 / X->hz + 0.5) : 0;
-    X->tc = tcore_create(m, TIMER_CLASSIC, 0, period > 0 ? period : 1ull << 50, 0);
+    X->period = X->hz > 0 ? (uint64_t)(p->clock_mhz * 1e6 / X->hz + 0.5) : 0;
+    X->tc = tcore_create(m, TIMER_CLASSIC, 0, X->period > 0 ? X->period : 1ull << 50, 0);
     X->timer = timer_alloc(X->tc, n0, tcore_register_fn(X->tc, no_fn, NULL), 0);
     for (int a = 0; a < p->nnodes; a++)
         for (int h = 0; h < p->nnodes; h++)
@@ -180,8 +180,11 @@ static void prepare(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep, in
 {
     int id = cpu_id(c);
     switch (k->kind) {
-    case K_TIMER_OPS:
     case K_PAUSE:
+        if (id == k->from)
+            probe_pause_phase(c, X, k, rep);
+        /* fall through */
+    case K_TIMER_OPS:
         if (id == k->from)
             probe_timer_pair(c, X);
         break;

@@ -21,6 +21,12 @@
  * when it is on) evicts what the pair needs, and the pair pays the misses:
  * the rows are a decay curve against P. The _tick_ rows run with interrupts
  * enabled, so the timer core's tick comes at hz; the others with them off.
+ * Where the tick falls in a pause would depend on everything that ran
+ * before (a fit would see the rows jump as a parameter moves the phase), so
+ * each repetition r of n starts its pause (r + 1/2) / n of a tick period
+ * before a tick: the CPU idles to that phase before the warm pair. A pause
+ * of P cycles then holds a tick in about P / period of the repetitions, as
+ * at a random phase, on either machine.
  * At long pauses fewer repetitions are taken (PAUSE_BUDGET cycles of pause
  * per row at most, and at least PAUSE_MIN_REPS), so that the native probe
  * stays within seconds.
@@ -89,6 +95,20 @@ void probe_cache_cells(probe_ctx_t *X, machine_t *m)
                 k->reps = X->reps;
         }
     }
+}
+
+void probe_pause_phase(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep)
+{
+    uint64_t period = X->period;
+    if (!k->ticks || !period)
+        return;
+    uint64_t now = cpu_now(c), next = cpu_next_tick(c);
+    /* Natively the ticks missed while interrupts were off were taken as one:
+     * the next tick is on the same grid, some periods later. */
+    if (next <= now)
+        next += ((now - next) / period + 1) * period;
+    uint64_t lead = (uint64_t)(((double)rep + 0.5) / k->reps * (double)period);
+    cpu_idle_until(c, next > now + lead ? next - lead : next + period - lead);
 }
 
 void probe_cache_name(const cell_t *k, char *buf, size_t n)

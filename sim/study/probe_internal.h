@@ -39,7 +39,8 @@ typedef struct {
 typedef struct {
     platform_t *p;
     int reps;
-    int hz; /* the tick rate of the ticks-on pause rows */
+    int hz;          /* the tick rate of the ticks-on pause rows */
+    uint64_t period; /* the tick period in cycles (0: no tick) */
     int ncells, cap;
     cell_t *cells;
     maddr_t bar_count, bar_gen;
@@ -64,6 +65,10 @@ void probe_timer_pair(cpu_t *c, const probe_ctx_t *X);
  * CPU (all its samples). */
 void probe_cache_cells(probe_ctx_t *X, machine_t *m);
 void probe_chase(cpu_t *c, probe_ctx_t *X, cell_t *k);
+/* Before repetition rep of a ticks-on pause cell (on its CPU, before the
+ * warm pair): idles until the phase of the tick at which this repetition's
+ * pause starts (see probe_cache.c). */
+void probe_pause_phase(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep);
 /* The row name of a chase or pause cell. */
 void probe_cache_name(const cell_t *k, char *buf, size_t n);
 
