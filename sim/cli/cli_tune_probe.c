@@ -37,13 +37,15 @@ typedef struct {
     char dir[PATH_MAX], csv[PATH_MAX + 16], errf[PATH_MAX + 16];
 } ctx_t;
 
-/* The parameters probes measure: the memory-model costs and every link
- * class, when their value is > 0 (the fit works on logarithms). */
+/* The parameters probes measure: the memory-model costs, the data cache
+ * levels' latencies (the chase) and every link class, when their value is
+ * > 0 (the fit works on logarithms). The footprints (default 0) are fitted
+ * only when named: the pause rows see them. */
 static int default_params(const platform_t *p, char ***names, int *n)
 {
-    static const char *const mem[] = {"hit_cycles",          "atomic_cycles",
-                                      "mem_local_cycles",    "c2c_node_cycles",
-                                      "remote_dirty_cycles", "inval_node_cycles"};
+    static const char *const mem[] = {"hit_cycles",      "atomic_cycles",       "mem_local_cycles",
+                                      "c2c_node_cycles", "remote_dirty_cycles", "inval_node_cycles",
+                                      "l1d_cycles",      "l2_cycles",           "l3_cycles"};
     *n = 0;
     *names = calloc((size_t)p->nparams + 8, sizeof **names);
     if (!*names)
@@ -59,6 +61,21 @@ static int default_params(const platform_t *p, char ***names, int *n)
                 abort();
     }
     return *n;
+}
+
+/* The footprint parameters (lines per tick, per 10^6 cycles): 0 by default,
+ * so their fit starts from FOOTPRINT_START lines. */
+#define FOOTPRINT_START 64
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n > t && !strcmp(s + n - t, tail);
+}
+
+static int is_footprint(const char *name)
+{
+    return ends_with(name, "_footprint_lines") || ends_with(name, "_per_mcycle");
 }
 
 static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
@@ -136,15 +153,34 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
         abort();
     for (int i = 0; i < T->ncells; i++)
         cells[i].cycles = T->rows[i].median;
-    for (int i = 0; i < T->nparams; i++)
+    double step = 0.2;
+    for (int i = 0; i < T->nparams; i++) {
         err_parse_double(platform_param(p, T->names[i])->value, &init[i]);
+        if (is_footprint(T->names[i])) {
+            /* a footprint moves the pause rows by steps (a level empties at
+             * once): a wider first simplex finds the slope */
+            step = 0.5;
+            if (!(init[i] > 0)) {
+                init[i] = FOOTPRINT_START;
+                fprintf(stderr, "note: %s is 0 in %s; the fit starts it at %g\n", T->names[i],
+                        T->platform, init[i]);
+            }
+        } else if (!(init[i] > 0)) {
+            free(cells);
+            free(init);
+            return err_set(e, T->platform, platform_param(p, T->names[i])->line,
+                           "%s is %g: the fit works on logarithms and needs a start > 0 "
+                           "(write one in the file)",
+                           T->names[i], init[i]);
+        }
+    }
     tune_problem_t pb = {.nparams = T->nparams,
                          .names = (const char *const *)T->names,
                          .initial = init,
                          .ncells = T->ncells,
                          .cells = cells,
                          .max_evals = (int)max_evals,
-                         .step = 0.2,
+                         .step = step,
                          .size_tol = 1e-3,
                          .eval = eval_probe,
                          .ctx = T,
