@@ -8,7 +8,8 @@
  * on log(simulated/measured) of each cell's median. Five repetitions, the
  * simulated default: the ticks-on pause rows place repetition r of n at the
  * tick phase (r + 1/2) / n, so their median depends on n, and a simulated
- * target made with the default must be reproduced exactly. */
+ * target made with the default must be reproduced exactly. The chase stops
+ * at the target's largest chase_S (--chase-max). */
 #define _XOPEN_SOURCE 700
 #include "child.h"
 #include "cli.h"
@@ -34,6 +35,7 @@ typedef struct {
     char **names;
     const probe_row_t *rows; /* [ncells] target rows fitted */
     int ncells;
+    char chase_max[32]; /* the target's largest chase (1024 without one) */
     char dir[PATH_MAX], csv[PATH_MAX + 16], errf[PATH_MAX + 16];
 } ctx_t;
 
@@ -89,6 +91,8 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
     argv[n++] = "-q";
     argv[n++] = "--reps";
     argv[n++] = "5";
+    argv[n++] = "--chase-max";
+    argv[n++] = T->chase_max;
     argv[n++] = "-o";
     argv[n++] = T->csv;
     for (int i = 0; i < T->nparams && i < 64; i++) {
@@ -279,6 +283,17 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
     }
     if (rc == 0 && T.ncells == 0)
         rc = err_set(&e, target, 0, "no probe cell with a median > 0 to fit");
+    /* The simulated chase stops at the target's largest size: the rest of
+     * the chase is the bulk of a probe's time on a platform with a large
+     * last level, and the other rows do not depend on it (probe_cache.c). */
+    long chase_max = 1024;
+    for (int i = 0; i < T.ncells; i++) {
+        long s;
+        if (!strncmp(rows[i].probe, "chase_", 6) && err_parse_long(rows[i].probe + 6, &s) == 0 &&
+            s > chase_max)
+            chase_max = s;
+    }
+    snprintf(T.chase_max, sizeof T.chase_max, "%ld", chase_max);
     T.rows = rows;
     if (rc == 0) {
         if (out)

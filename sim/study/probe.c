@@ -22,11 +22,11 @@
  * and takes the median, p10 and p90 (a batched cell's sample divided by its
  * batch first).
  *
- * The chase and pause cells (probe_cache.c) come last. Every CPU runs with
- * interrupts disabled until the first ticks-on pause cell, so the tick that
- * the probe's timer core now installs (at --hz) is taken only there: the
- * other cells see no tick, as before (a simulated CPU takes the ticks it
- * missed when it enables interrupts, before the next barrier).
+ * The pause and chase cells (probe_cache.c) come last. Every CPU runs with
+ * interrupts disabled but in the ticks-on pause cells, so the tick that the
+ * probe's timer core installs (at --hz) is taken only there: the other
+ * cells see no tick, as before (a simulated CPU takes the ticks it missed
+ * when it enables interrupts, before the next barrier).
  */
 #include "probe_internal.h"
 #include "native.h"
@@ -282,8 +282,8 @@ static void measure(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
 static void program(cpu_t *c, void *arg)
 {
     probe_ctx_t *X = arg;
-    int n = X->p->ncpus, ticking = 0;
-    cpu_irq_disable(c); /* until the ticks-on pause cells */
+    int n = X->p->ncpus, ticking = 0; /* 0 before the ticks-on cells, 1 in them, 2 after */
+    cpu_irq_disable(c);               /* until the ticks-on pause cells */
     for (int i = 0; i < X->ncells; i++) {
         cell_t *k = &X->cells[i];
         if (k->kind == K_PAUSE && k->ticks && !ticking) {
@@ -296,6 +296,10 @@ static void program(cpu_t *c, void *arg)
             continue;
         }
         if (k->kind == K_CHASE) {
+            if (ticking == 1) {
+                cpu_irq_disable(c);
+                ticking = 2;
+            }
             probe_barrier(c, X);
             if (cpu_id(c) == k->from)
                 probe_chase(c, X, k);
@@ -309,9 +313,9 @@ static void program(cpu_t *c, void *arg)
         }
     }
     probe_barrier(c, X);
-    if (!ticking)
-        cpu_irq_enable(c);
     machine_stop(cpu_machine(c)); /* timer_ops installed a tick */
+    if (ticking != 1)
+        cpu_irq_enable(c); /* stopping: no tick is taken */
 }
 
 static void start_programs(machine_t *m, void *arg)

@@ -30,6 +30,12 @@
  * At long pauses fewer repetitions are taken (PAUSE_BUDGET cycles of pause
  * per row at most, and at least PAUSE_MIN_REPS), so that the native probe
  * stays within seconds.
+ *
+ * Order: the pause cells come before the chase, so that they see the same
+ * history whatever the chase's largest size (tune --probe-target shortens the
+ * chase to the target's sizes), and the chase runs with interrupts off
+ * again (no tick lands in its samples). A chase row does not depend on the
+ * sizes before it: its warm pass makes its lines the newest of every set.
  */
 #include "probe_internal.h"
 
@@ -73,15 +79,6 @@ void probe_cache_cells(probe_ctx_t *X, machine_t *m)
     const platform_t *p = X->p;
     int n0 = p->cpu_node[0];
     uint64_t line = (uint64_t)p->line_bytes;
-    for (uint64_t s = 1024; s <= X->chase_max; s *= 2) {
-        uint64_t sizes[2] = {s, s * 3 / 2};
-        for (int i = 0; i < 2; i++)
-            if (sizes[i] <= X->chase_max && sizes[i] % line == 0) {
-                cell_t *k = probe_add_cell(X, m, K_CHASE, 0, 0, n0, 0, 0);
-                k->bytes = sizes[i];
-                k->batch = PROBE_CHASE_BATCH;
-            }
-    }
     for (int ticks = 0; ticks < 2; ticks++) {
         uint64_t pause = 0;
         for (int i = 0; i < NPAUSES; i++, pause = pause ? pause * 10 : 10) {
@@ -94,6 +91,15 @@ void probe_cache_cells(probe_ctx_t *X, machine_t *m)
             if (k->reps > X->reps)
                 k->reps = X->reps;
         }
+    }
+    for (uint64_t s = 1024; s <= X->chase_max; s *= 2) {
+        uint64_t sizes[2] = {s, s * 3 / 2};
+        for (int i = 0; i < 2; i++)
+            if (sizes[i] <= X->chase_max && sizes[i] % line == 0) {
+                cell_t *k = probe_add_cell(X, m, K_CHASE, 0, 0, n0, 0, 0);
+                k->bytes = sizes[i];
+                k->batch = PROBE_CHASE_BATCH;
+            }
     }
 }
 
