@@ -20,6 +20,8 @@ typedef struct {
     const char *platform; /* PLATFORM.xml */
     host_t *host;         /* --native: probe this host instead */
     long reps, hz, chase_max;
+    uint64_t pauses[PROBE_PAUSES_MAX];
+    int npauses;
     int quiet;
     platform_override_t *ov;
     int nov;
@@ -29,9 +31,9 @@ static void probe_usage(FILE *f)
 {
     fprintf(f,
             "usage: numasim probe [-o FILE.csv] [--reps N] [--hz N] [--chase-max BYTES]\n"
-            "                     [--set platform.NAME=VALUE]... PLATFORM.xml\n"
+            "                     [--pauses P,...] [--set platform.NAME=VALUE]... PLATFORM.xml\n"
             "       numasim probe --native [--cpus LIST] [-o FILE.csv] [--reps N] [--hz N]\n"
-            "                     [--chase-max BYTES]\n"
+            "                     [--chase-max BYTES] [--pauses P,...]\n"
             "\n"
             "Runs the latency microbenchmarks (cache hit, atomic on a held line, load\n"
             "missing to each node's memory, load of a line dirty in another CPU, store\n"
@@ -57,12 +59,16 @@ static void probe_usage(FILE *f)
             "  -o FILE       output (default results/probe-NAME.csv, NAME = the platform's\n"
             "                zone id; '-' for standard output)\n"
             "  --reps N      repetitions per probe (default 5 simulated, where they agree;\n"
-            "                1000 native; the pause rows take fewer at long pauses)\n"
+            "                1000 native; the pause rows 200 at most)\n"
             "  --hz N        tick rate of the timer_ops_pause_tick rows (default 1024, the\n"
             "                scenarios' kernel.hz)\n"
             "  --chase-max BYTES\n"
             "                the largest chase working set (default 4x the largest cache\n"
             "                level, l1d/l2/l3_bytes, at most 64 MiB; 256 KiB without levels)\n"
+            "  --pauses P,...\n"
+            "                the pauses of the timer_ops_pause rows, ascending cycles (default\n"
+            "                0,10,100,...,10000000; at most 200 repetitions each, fewer past\n"
+            "                10^7)\n"
             "  --native      probe this host (platform 'host'); --cpus LIST as for run\n"
             "  --set platform.NAME=VALUE\n"
             "                override a platform parameter (as numasim run --set)\n"
@@ -84,7 +90,11 @@ static int probe_to_csv(platform_t *p, const probe_cli_t *o, err_t *e)
     if (strcmp(out, "-") != 0 && (outfile_ensure_dir(out, e) < 0 || !(f = outfile_open(out, e))))
         return -1;
     probe_result_t r;
-    probe_opts_t po = {.reps = (int)o->reps, .hz = (int)o->hz, .chase_max = o->chase_max};
+    probe_opts_t po = {.reps = (int)o->reps,
+                       .hz = (int)o->hz,
+                       .chase_max = o->chase_max,
+                       .pauses = o->npauses ? o->pauses : NULL,
+                       .npauses = o->npauses};
     if (probe_run(p, o->host, &po, "numasim", &r, e) < 0) {
         if (f)
             outfile_abort(f, out);
@@ -122,12 +132,17 @@ static int add_set(probe_cli_t *o, const char *arg, err_t *e)
 
 int cli_probe(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"output", required_argument, NULL, 'o'}, {"reps", required_argument, NULL, 'r'},
-        {"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
-        {"native", no_argument, NULL, 'N'},       {"cpus", required_argument, NULL, 'C'},
-        {"hz", required_argument, NULL, 'z'},     {"chase-max", required_argument, NULL, 'x'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
+                                       {"reps", required_argument, NULL, 'r'},
+                                       {"set", required_argument, NULL, 's'},
+                                       {"quiet", no_argument, NULL, 'q'},
+                                       {"native", no_argument, NULL, 'N'},
+                                       {"cpus", required_argument, NULL, 'C'},
+                                       {"hz", required_argument, NULL, 'z'},
+                                       {"chase-max", required_argument, NULL, 'x'},
+                                       {"pauses", required_argument, NULL, 'p'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {NULL, 0, NULL, 0}};
     probe_cli_t o = {.reps = 0, .hz = 1024};
     int native = 0;
     const char *cpus = NULL;
@@ -163,6 +178,10 @@ int cli_probe(int argc, char **argv)
                         PROBE_CHASE_CAP, optarg);
                 rc = ERR_EXIT;
             }
+            break;
+        case 'p':
+            if ((o.npauses = probe_parse_pauses(optarg, o.pauses, &e)) < 0)
+                rc = ERR_EXIT;
             break;
         case 's':
             if (add_set(&o, optarg, &e) < 0)

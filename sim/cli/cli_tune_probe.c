@@ -9,7 +9,8 @@
  * simulated default: the ticks-on pause rows place repetition r of n at the
  * tick phase (r + 1/2) / n, so their median depends on n, and a simulated
  * target made with the default must be reproduced exactly. The chase stops
- * at the target's largest chase_S (--chase-max). */
+ * at the target's largest chase_S (--chase-max), and the pause rows are the
+ * target's pauses (--pauses). */
 #define _XOPEN_SOURCE 700
 #include "child.h"
 #include "cli.h"
@@ -36,6 +37,7 @@ typedef struct {
     const probe_row_t *rows; /* [ncells] target rows fitted */
     int ncells;
     char chase_max[32]; /* the target's largest chase (1024 without one) */
+    char *pauses;       /* the target's pauses, "P,P,..." ("0" without one) */
     char dir[PATH_MAX], csv[PATH_MAX + 16], errf[PATH_MAX + 16];
 } ctx_t;
 
@@ -80,6 +82,49 @@ static int is_footprint(const char *name)
     return ends_with(name, "_footprint_lines") || ends_with(name, "_per_mcycle");
 }
 
+/* The pauses P of the target's timer_ops_pause[_tick]_P rows, ascending
+ * and once each, as --pauses takes them ("0" when there are none: the
+ * simulated probe then spends no time on rows nobody fits). Malloc'd. */
+static char *target_pauses(const probe_row_t *rows, int n)
+{
+    uint64_t *v = calloc((size_t)n + 1, sizeof *v);
+    int nv = 0;
+    if (!v)
+        abort();
+    for (int i = 0; i < n; i++) {
+        const char *p = rows[i].probe;
+        if (strncmp(p, "timer_ops_pause_", 16))
+            continue;
+        p += 16;
+        if (!strncmp(p, "tick_", 5))
+            p += 5;
+        char *end;
+        unsigned long long x = strtoull(p, &end, 10);
+        if (*end || end == p)
+            continue;
+        int j = nv;
+        while (j > 0 && v[j - 1] > x)
+            j--;
+        if (j > 0 && v[j - 1] == x)
+            continue;
+        memmove(v + j + 1, v + j, sizeof *v * (size_t)(nv - j));
+        v[j] = x;
+        nv++;
+    }
+    if (nv == 0)
+        v[nv++] = 0;
+    size_t cap = (size_t)nv * 24 + 1, used = 0;
+    char *s = malloc(cap);
+    if (!s)
+        abort();
+    s[0] = '\0';
+    for (int i = 0; i < nv; i++)
+        used += (size_t)snprintf(s + used, cap - used, "%s%llu", i ? "," : "",
+                                 (unsigned long long)v[i]);
+    free(v);
+    return s;
+}
+
 static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
 {
     ctx_t *T = vctx;
@@ -93,6 +138,8 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
     argv[n++] = "5";
     argv[n++] = "--chase-max";
     argv[n++] = T->chase_max;
+    argv[n++] = "--pauses";
+    argv[n++] = T->pauses;
     argv[n++] = "-o";
     argv[n++] = T->csv;
     for (int i = 0; i < T->nparams && i < 64; i++) {
@@ -294,6 +341,7 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
             chase_max = s;
     }
     snprintf(T.chase_max, sizeof T.chase_max, "%ld", chase_max);
+    T.pauses = rc == 0 ? target_pauses(rows, T.ncells) : NULL;
     T.rows = rows;
     if (rc == 0) {
         if (out)
@@ -316,6 +364,7 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
     if (rc == 0)
         rc = fit(&T, target, outbuf, max_evals, p, &e);
     cleanup(&T);
+    free(T.pauses);
     if (rc < 0)
         fprintf(stderr, "%s\n", e.msg);
     for (int i = 0; i < nov; i++)

@@ -22,11 +22,11 @@
  * and takes the median, p10 and p90 (a batched cell's sample divided by its
  * batch first).
  *
- * The pause and chase cells (probe_cache.c) come last. Every CPU runs with
- * interrupts disabled but in the ticks-on pause cells, so the tick that the
- * probe's timer core installs (at --hz) is taken only there: the other
- * cells see no tick, as before (a simulated CPU takes the ticks it missed
- * when it enables interrupts, before the next barrier).
+ * The pause and chase cells (probe_cache.c) come last, run by CPU 0 alone.
+ * Every CPU runs with interrupts disabled but in the ticks-on pause cells,
+ * so the tick that the probe's timer core installs (at --hz) is taken only
+ * there: the other cells see no tick, as before (a simulated CPU takes the
+ * ticks it missed when it enables interrupts).
  */
 #include "probe_internal.h"
 #include "native.h"
@@ -180,10 +180,6 @@ static void prepare(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep, in
 {
     int id = cpu_id(c);
     switch (k->kind) {
-    case K_PAUSE:
-        if (id == k->from)
-            probe_pause_phase(c, X, k, rep);
-        /* fall through */
     case K_TIMER_OPS:
         if (id == k->from)
             probe_timer_pair(c, X);
@@ -244,8 +240,6 @@ static void measure(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
         return;
     if (k->kind == K_LOAD_MEM)
         cpu_flush_cache(c);
-    if (k->kind == K_PAUSE)
-        cpu_work(c, k->pause);
     uint64_t t0 = cpu_now(c);
     switch (k->kind) {
     case K_OVERHEAD:
@@ -266,9 +260,6 @@ static void measure(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
         for (int i = 0; i < PROBE_BATCH; i++)
             probe_timer_pair(c, X);
         break;
-    case K_PAUSE:
-        probe_timer_pair(c, X); /* once: a pause evicts what one pair needs */
-        break;
     case K_STORE_INVAL:
         cpu_write(c, k->line, (uint64_t)rep + 7);
         break;
@@ -282,27 +273,15 @@ static void measure(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
 static void program(cpu_t *c, void *arg)
 {
     probe_ctx_t *X = arg;
-    int n = X->p->ncpus, ticking = 0; /* 0 before the ticks-on cells, 1 in them, 2 after */
-    cpu_irq_disable(c);               /* until the ticks-on pause cells */
-    for (int i = 0; i < X->ncells; i++) {
+    int n = X->p->ncpus, i;
+    cpu_irq_disable(c); /* the tick only in the ticks-on pause cells */
+    for (i = 0; i < X->ncells; i++) {
         cell_t *k = &X->cells[i];
-        if (k->kind == K_PAUSE && k->ticks && !ticking) {
-            cpu_irq_enable(c);
-            ticking = 1;
-        }
+        if (k->kind == K_PAUSE || k->kind == K_CHASE)
+            break; /* probe_cache.c's, on CPU 0 alone */
         if (k->kind == K_PP_LDST || k->kind == K_PP_CAS) {
             probe_barrier(c, X);
             pingpong(c, k, X->reps);
-            continue;
-        }
-        if (k->kind == K_CHASE) {
-            if (ticking == 1) {
-                cpu_irq_disable(c);
-                ticking = 2;
-            }
-            probe_barrier(c, X);
-            if (cpu_id(c) == k->from)
-                probe_chase(c, X, k);
             continue;
         }
         for (int r = 0; r < k->reps; r++) {
@@ -313,9 +292,10 @@ static void program(cpu_t *c, void *arg)
         }
     }
     probe_barrier(c, X);
+    probe_cache_section(c, X, i);
+    probe_barrier(c, X);
     machine_stop(cpu_machine(c)); /* timer_ops installed a tick */
-    if (ticking != 1)
-        cpu_irq_enable(c); /* stopping: no tick is taken */
+    cpu_irq_enable(c);            /* stopping: no tick is taken */
 }
 
 static void start_programs(machine_t *m, void *arg)
@@ -397,6 +377,9 @@ int probe_run(platform_t *p, host_t *host, const probe_opts_t *o, const char *ar
     if (chase < 0)
         return -1;
     X.chase_max = (uint64_t)chase;
+    static const uint64_t decades[] = {0, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    X.pauses = o->pauses ? o->pauses : decades;
+    X.npauses = o->pauses ? o->npauses : (int)(sizeof decades / sizeof *decades);
     machine_hooks_t hooks = {.setup = start_programs, .arg = &X};
     native_opts_t no = {60};
     int rc = host ? native_run(host, 1, &hooks, &no, e) : machine_run(p, argv0, 1, &hooks, e);

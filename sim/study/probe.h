@@ -26,7 +26,8 @@
  *                    lat_mem_rd): per load, of PROBE_CHASE_BATCH dependent loads;
  *                    S from 1 KiB in x2 steps with x1.5 midpoints up to chase_max
  *   timer_ops_pause_P       the timer_ops pair timed once after P cycles of
- *                           cpu_work, interrupts off (P = 0, 10, ..., 10^7)
+ *                           cpu_work, interrupts off (P = 0, 10, ..., 10^7,
+ *                           or the pauses asked for)
  *   timer_ops_pause_tick_P  the same with the tick at hz
  * Node pairs: every ordered pair when nodes^2 <= PROBE_ALL_PAIRS_MAX, else
  * from node 0 to every node. Same-node pairs use a node's first two CPUs.
@@ -48,11 +49,21 @@
 #define PROBE_CHASE_NOLEVEL ((long)256 << 10) /* chase_max without cache levels */
 
 typedef struct {
-    int reps;       /* repetitions per probe, >= 1 */
-    int hz;         /* tick rate of the timer_ops_pause_tick rows (0: no tick) */
-    long chase_max; /* 0: 4x the largest cache level (l1d/l2/l3_bytes), at most
-                       PROBE_CHASE_CAP; PROBE_CHASE_NOLEVEL without levels */
+    int reps;               /* repetitions per probe, >= 1 */
+    int hz;                 /* tick rate of the timer_ops_pause_tick rows (0: no tick) */
+    long chase_max;         /* 0: 4x the largest cache level (l1d/l2/l3_bytes), at most
+                               PROBE_CHASE_CAP; PROBE_CHASE_NOLEVEL without levels */
+    const uint64_t *pauses; /* [npauses] the pauses P of the timer_ops_pause rows, */
+    int npauses;            /* ascending; NULL: 0, 10, 100, ..., 10^7 */
 } probe_opts_t;
+
+#define PROBE_PAUSES_MAX 256
+#define PROBE_PAUSE_MAX  1000000000ull
+
+/* Parses --pauses "P,P,..." (whole cycles, ascending, at most
+ * PROBE_PAUSE_MAX each, PROBE_PAUSES_MAX of them) into out. Returns the
+ * count, or -1 with e. */
+int probe_parse_pauses(const char *list, uint64_t *out, err_t *e);
 
 typedef struct {
     char probe[PROBE_NAME_MAX];

@@ -27,9 +27,14 @@
  * before a tick: the CPU idles to that phase before the warm pair. A pause
  * of P cycles then holds a tick in about P / period of the repetitions, as
  * at a random phase, on either machine.
- * At long pauses fewer repetitions are taken (PAUSE_BUDGET cycles of pause
- * per row at most, and at least PAUSE_MIN_REPS), so that the native probe
- * stays within seconds.
+ * A row takes PAUSE_MAX_REPS repetitions at most, and fewer at long pauses
+ * (PAUSE_BUDGET cycles of pause per row at most, but at least
+ * PAUSE_MIN_REPS), so that the native probe stays within seconds.
+ *
+ * The simulated caches evict by LRU and the footprints fill them in order,
+ * so a level loses the pair's lines all at once when a footprint reaches
+ * its capacity: the simulated curve is a staircase, and it places a
+ * footprint only as finely as the pauses are spaced (--pauses).
  *
  * Order: the pause cells come before the chase, so that they see the same
  * history whatever the chase's largest size (tune --probe-target shortens the
@@ -44,9 +49,9 @@
 #include <string.h>
 
 #define PAGE_BYTES     4096
-#define NPAUSES        8 /* 0, 10, ..., 10^7 */
 #define PAUSE_BUDGET   2e9
 #define PAUSE_MIN_REPS 25
+#define PAUSE_MAX_REPS 200
 
 static const char *const kLevels[] = {"l1d_bytes", "l2_bytes", "l3_bytes"};
 
@@ -79,13 +84,16 @@ void probe_cache_cells(probe_ctx_t *X, machine_t *m)
     const platform_t *p = X->p;
     int n0 = p->cpu_node[0];
     uint64_t line = (uint64_t)p->line_bytes;
+    X->section = machine_alloc(m, n0, (size_t)line); /* after the other cells' lines */
     for (int ticks = 0; ticks < 2; ticks++) {
-        uint64_t pause = 0;
-        for (int i = 0; i < NPAUSES; i++, pause = pause ? pause * 10 : 10) {
+        for (int i = 0; i < X->npauses; i++) {
+            uint64_t pause = X->pauses[i];
             cell_t *k = probe_add_cell(X, m, K_PAUSE, 0, 0, n0, 0, 0);
             k->pause = pause;
             k->ticks = ticks;
-            double fit = pause ? PAUSE_BUDGET / (double)pause : X->reps;
+            double fit = pause ? PAUSE_BUDGET / (double)pause : PAUSE_MAX_REPS;
+            if (fit > PAUSE_MAX_REPS)
+                fit = PAUSE_MAX_REPS;
             if (fit < k->reps)
                 k->reps = fit > PAUSE_MIN_REPS ? (int)fit : PAUSE_MIN_REPS;
             if (k->reps > X->reps)
@@ -103,7 +111,31 @@ void probe_cache_cells(probe_ctx_t *X, machine_t *m)
     }
 }
 
-void probe_pause_phase(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep)
+int probe_parse_pauses(const char *list, uint64_t *out, err_t *e)
+{
+    int n = 0;
+    for (const char *s = list;;) {
+        char item[32];
+        size_t len = strcspn(s, ",");
+        long v;
+        snprintf(item, sizeof item, "%.*s", (int)(len < 31 ? len : 31), s);
+        if (n == PROBE_PAUSES_MAX || len >= 31 || err_parse_long(item, &v) < 0 || v < 0 ||
+            (uint64_t)v > PROBE_PAUSE_MAX || (n && (uint64_t)v <= out[n - 1]))
+            return err_set(e, "--pauses", 0,
+                           "expected at most %d ascending whole numbers of cycles from 0 to %llu, "
+                           "'%.40s' is not one",
+                           PROBE_PAUSES_MAX, (unsigned long long)PROBE_PAUSE_MAX, item);
+        out[n++] = (uint64_t)v;
+        if (!s[len])
+            return n;
+        s += len + 1;
+    }
+}
+
+/* Before repetition rep of a ticks-on pause cell (before the warm pair):
+ * idles until the phase of the tick at which this repetition's pause
+ * starts. */
+static void pause_phase(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep)
 {
     uint64_t period = X->period;
     if (!k->ticks || !period)
@@ -176,7 +208,7 @@ static maddr_t build_ring(machine_t *m, maddr_t buf, uint64_t bytes, uint32_t li
     return start;
 }
 
-void probe_chase(cpu_t *c, probe_ctx_t *X, cell_t *k)
+static void chase(cpu_t *c, probe_ctx_t *X, cell_t *k)
 {
     machine_t *m = cpu_machine(c);
     uint32_t line = (uint32_t)X->p->line_bytes;
@@ -197,4 +229,65 @@ void probe_chase(cpu_t *c, probe_ctx_t *X, cell_t *k)
         k->sample[r] = (double)(t1 - t0);
         cpu_progress(c);
     }
+}
+
+/* One repetition of a pause cell: the warm pair, the pause, the timed pair
+ * (once: a pause evicts what one pair needs). */
+static void pause_rep(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
+{
+    pause_phase(c, X, k, rep);
+    probe_timer_pair(c, X);
+    cpu_work(c, k->pause);
+    uint64_t t0 = cpu_now(c);
+    probe_timer_pair(c, X);
+    uint64_t t1 = cpu_now(c);
+    k->sample[rep] = (double)(t1 - t0);
+    cpu_progress(c);
+}
+
+enum { SEC_QUIET, SEC_TICKS, SEC_CHASE, SEC_DONE };
+
+/* The CPUs but 0 wait for the end of the section, polling the section word
+ * every POLL_CYCLES: a spin would be simulated read by read once a
+ * footprint can evict the line it spins on, for 10^8 cycles and more. They
+ * follow CPU 0's interrupts, so that every CPU ticks in the ticks-on cells
+ * (as in a run) and none elsewhere. */
+#define POLL_CYCLES 100000
+
+void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first)
+{
+    int state = SEC_QUIET;
+    if (cpu_id(c) != 0) {
+        while (state != SEC_DONE) {
+            int s = (int)cpu_read(c, X->section);
+            if (s == SEC_TICKS && state == SEC_QUIET)
+                cpu_irq_enable(c);
+            if (s != SEC_TICKS && state == SEC_TICKS)
+                cpu_irq_disable(c);
+            state = s;
+            if (state != SEC_DONE)
+                cpu_idle_until(c, cpu_now(c) + POLL_CYCLES);
+        }
+        return;
+    }
+    for (int i = first; i < X->ncells; i++) {
+        cell_t *k = &X->cells[i];
+        int want = k->kind == K_CHASE ? SEC_CHASE : k->ticks ? SEC_TICKS : SEC_QUIET;
+        if (want != state) {
+            if (want == SEC_TICKS)
+                cpu_irq_enable(c);
+            else if (state == SEC_TICKS)
+                cpu_irq_disable(c);
+            cpu_write(c, X->section, (uint64_t)want);
+            state = want;
+        }
+        if (k->kind == K_CHASE)
+            chase(c, X, k);
+        else
+            for (int r = 0; r < k->reps; r++)
+                pause_rep(c, X, k, r);
+    }
+    if (state == SEC_TICKS)
+        cpu_irq_disable(c);
+    cpu_write(c, X->section, SEC_DONE);
 }

@@ -47,6 +47,9 @@ typedef struct {
     tcore_t *tc;        /* for timer_ops; its tick is taken only in the ticks-on pause rows */
     maddr_t timer;      /* timer_ops' timer, on CPU 0's node */
     uint64_t chase_max; /* the largest working set; its buffer is allocated by the first chase */
+    maddr_t section;    /* probe_cache.c: what CPU 0 is doing, for the CPUs that wait */
+    const uint64_t *pauses; /* [npauses] of the pause rows */
+    int npauses;
     maddr_t chase_buf;
     int err;
 } probe_ctx_t;
@@ -60,15 +63,13 @@ void probe_barrier(cpu_t *c, const probe_ctx_t *X);
 /* mod_timer then del_timer of the probe's timer. */
 void probe_timer_pair(cpu_t *c, const probe_ctx_t *X);
 
-/* probe_cache.c: adds the chase_S and timer_ops_pause cells (after every
- * other cell: they come last in the program), and runs a chase cell on its
- * CPU (all its samples). */
+/* probe_cache.c: adds the timer_ops_pause and chase_S cells (after every
+ * other cell: they come last in the program). */
 void probe_cache_cells(probe_ctx_t *X, machine_t *m);
-void probe_chase(cpu_t *c, probe_ctx_t *X, cell_t *k);
-/* Before repetition rep of a ticks-on pause cell (on its CPU, before the
- * warm pair): idles until the phase of the tick at which this repetition's
- * pause starts (see probe_cache.c). */
-void probe_pause_phase(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep);
+/* Run by every CPU from cell `first` (the first pause or chase cell) on:
+ * CPU 0 runs the cells, the others wait (see probe_cache.c). Interrupts
+ * are disabled on entry and on return. */
+void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first);
 /* The row name of a chase or pause cell. */
 void probe_cache_name(const cell_t *k, char *buf, size_t n);
 
