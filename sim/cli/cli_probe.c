@@ -21,7 +21,7 @@ typedef struct {
     host_t *host;         /* --native: probe this host instead */
     long reps, hz, chase_max;
     uint64_t pauses[PROBE_PAUSES_MAX];
-    int npauses;
+    int npauses, only_cache;
     int quiet;
     platform_override_t *ov;
     int nov;
@@ -31,9 +31,10 @@ static void probe_usage(FILE *f)
 {
     fprintf(f,
             "usage: numasim probe [-o FILE.csv] [--reps N] [--hz N] [--chase-max BYTES]\n"
-            "                     [--pauses P,...] [--set platform.NAME=VALUE]... PLATFORM.xml\n"
+            "                     [--pauses P,...] [--only-cache] [--set platform.NAME=VALUE]...\n"
+            "                     PLATFORM.xml\n"
             "       numasim probe --native [--cpus LIST] [-o FILE.csv] [--reps N] [--hz N]\n"
-            "                     [--chase-max BYTES] [--pauses P,...]\n"
+            "                     [--chase-max BYTES] [--pauses P,...] [--only-cache]\n"
             "\n"
             "Runs the latency microbenchmarks (cache hit, atomic on a held line, load\n"
             "missing to each node's memory, load of a line dirty in another CPU, store\n"
@@ -69,6 +70,8 @@ static void probe_usage(FILE *f)
             "                the pauses of the timer_ops_pause rows, ascending cycles (default\n"
             "                0,10,100,...,10000000; at most 200 repetitions each, fewer past\n"
             "                10^7)\n"
+            "  --only-cache  only the empty timing, hit, and the pause and chase rows (what\n"
+            "                tune --probe-target simulates for a target of those alone)\n"
             "  --native      probe this host (platform 'host'); --cpus LIST as for run\n"
             "  --set platform.NAME=VALUE\n"
             "                override a platform parameter (as numasim run --set)\n"
@@ -94,7 +97,8 @@ static int probe_to_csv(platform_t *p, const probe_cli_t *o, err_t *e)
                        .hz = (int)o->hz,
                        .chase_max = o->chase_max,
                        .pauses = o->npauses ? o->pauses : NULL,
-                       .npauses = o->npauses};
+                       .npauses = o->npauses,
+                       .only_cache = o->only_cache};
     if (probe_run(p, o->host, &po, "numasim", &r, e) < 0) {
         if (f)
             outfile_abort(f, out);
@@ -132,17 +136,13 @@ static int add_set(probe_cli_t *o, const char *arg, err_t *e)
 
 int cli_probe(int argc, char **argv)
 {
-    static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
-                                       {"reps", required_argument, NULL, 'r'},
-                                       {"set", required_argument, NULL, 's'},
-                                       {"quiet", no_argument, NULL, 'q'},
-                                       {"native", no_argument, NULL, 'N'},
-                                       {"cpus", required_argument, NULL, 'C'},
-                                       {"hz", required_argument, NULL, 'z'},
-                                       {"chase-max", required_argument, NULL, 'x'},
-                                       {"pauses", required_argument, NULL, 'p'},
-                                       {"help", no_argument, NULL, 'h'},
-                                       {NULL, 0, NULL, 0}};
+    static const struct option lo[] = {
+        {"output", required_argument, NULL, 'o'}, {"reps", required_argument, NULL, 'r'},
+        {"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
+        {"native", no_argument, NULL, 'N'},       {"cpus", required_argument, NULL, 'C'},
+        {"hz", required_argument, NULL, 'z'},     {"chase-max", required_argument, NULL, 'x'},
+        {"pauses", required_argument, NULL, 'p'}, {"only-cache", no_argument, NULL, 'K'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     probe_cli_t o = {.reps = 0, .hz = 1024};
     int native = 0;
     const char *cpus = NULL;
@@ -178,6 +178,9 @@ int cli_probe(int argc, char **argv)
                         PROBE_CHASE_CAP, optarg);
                 rc = ERR_EXIT;
             }
+            break;
+        case 'K':
+            o.only_cache = 1;
             break;
         case 'p':
             if ((o.npauses = probe_parse_pauses(optarg, o.pauses, &e)) < 0)

@@ -38,6 +38,7 @@ typedef struct {
     int ncells;
     char chase_max[32]; /* the target's largest chase (1024 without one) */
     char *pauses;       /* the target's pauses, "P,P,..." ("0" without one) */
+    int only_cache;     /* the target has pause, chase and hit rows only */
     char dir[PATH_MAX], csv[PATH_MAX + 16], errf[PATH_MAX + 16];
 } ctx_t;
 
@@ -140,6 +141,8 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
     argv[n++] = T->chase_max;
     argv[n++] = "--pauses";
     argv[n++] = T->pauses;
+    if (T->only_cache)
+        argv[n++] = "--only-cache";
     argv[n++] = "-o";
     argv[n++] = T->csv;
     for (int i = 0; i < T->nparams && i < 64; i++) {
@@ -195,6 +198,68 @@ static void cleanup(ctx_t *T)
     rmdir(T->dir);
 }
 
+/* The objective (tune.c's) of values, simulated; -1 with e on failure. */
+static double objective(ctx_t *T, const double *values, const tune_cell_t *cells, double *sim,
+                        int *evals, err_t *e)
+{
+    double v[64];
+    for (int i = 0; i < T->nparams && i < 64; i++)
+        v[i] = tune_round(values[i]);
+    (*evals)++;
+    return eval_probe(v, sim, T, e) < 0 ? -1 : tune_objective(sim, cells, T->ncells);
+}
+
+/* Footprints move the pause rows by steps: the simulated caches empty a
+ * level at once when a footprint reaches its capacity, so the objective is
+ * flat between steps and a simplex stops on the first flat. Before it, each
+ * footprint is scanned alone (the others held), twice round: over x2 steps
+ * from 1 to 2^15 lines, then finer steps around the best (down to x2^(1/16),
+ * 4%), taking the middle of the best flat each time: the flat where every
+ * row matches spans the values the pauses cannot tell apart, and its middle
+ * is the estimate. Returns 0 (v updated) or -1. */
+static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, err_t *e)
+{
+    enum { NC = 16 };
+    double *sim = calloc((size_t)T->ncells, sizeof *sim);
+    int evals = 0;
+    if (!sim)
+        abort();
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < T->nparams; i++) {
+            if (!is_footprint(T->names[i]))
+                continue;
+            /* round 1: x2 over the range, then x2^(1/4), x2^(1/16) around the
+             * best; round 2 (the others moved): x2^(1/16) twice, so that the
+             * window (x0.84 to x1.19) re-centres on the flat */
+            for (int step = round ? 2 : 0; step < (round ? 4 : 3); step++) {
+                int pass = round ? 2 : step;
+                double cand[NC], obj[NC], keep = v[i];
+                int n = pass == 0 ? NC : 9;
+                for (int j = 0; j < n; j++) {
+                    cand[j] = pass == 0 ? pow(2, j) : keep * pow(2, (j - 4) / pow(4, pass));
+                    v[i] = cand[j];
+                    if ((obj[j] = objective(T, v, cells, sim, &evals, e)) < 0) {
+                        free(sim);
+                        return -1;
+                    }
+                }
+                int best = 0;
+                for (int j = 1; j < n; j++)
+                    if (obj[j] < obj[best] - 1e-12)
+                        best = j;
+                int lo = best, hi = best;
+                while (lo > 0 && obj[lo - 1] <= obj[best] + 1e-12)
+                    lo--;
+                while (hi < n - 1 && obj[hi + 1] <= obj[best] + 1e-12)
+                    hi++;
+                v[i] = sqrt(cand[lo] * cand[hi]);
+            }
+            fprintf(stderr, "scan: %s=%.6g (%d simulations so far)\n", T->names[i], v[i], evals);
+        }
+    free(sim);
+    return 0;
+}
+
 static int fit(ctx_t *T, const char *target, const char *out, long max_evals, const platform_t *p,
                err_t *e)
 {
@@ -204,13 +269,14 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
         abort();
     for (int i = 0; i < T->ncells; i++)
         cells[i].cycles = T->rows[i].median;
-    double step = 0.2;
+    double step = 0.2, *start = calloc((size_t)T->nparams, sizeof *start);
+    int scan = 0;
+    if (!start)
+        abort();
     for (int i = 0; i < T->nparams; i++) {
         err_parse_double(platform_param(p, T->names[i])->value, &init[i]);
         if (is_footprint(T->names[i])) {
-            /* a footprint moves the pause rows by steps (a level empties at
-             * once): a wider first simplex finds the slope */
-            step = 0.5;
+            scan = 1;
             if (!(init[i] > 0)) {
                 init[i] = FOOTPRINT_START;
                 fprintf(stderr, "note: %s is 0 in %s; the fit starts it at %g\n", T->names[i],
@@ -219,15 +285,31 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
         } else if (!(init[i] > 0)) {
             free(cells);
             free(init);
+            free(start);
             return err_set(e, T->platform, platform_param(p, T->names[i])->line,
                            "%s is %g: the fit works on logarithms and needs a start > 0 "
                            "(write one in the file)",
                            T->names[i], init[i]);
         }
     }
+    memcpy(start, init, sizeof *start * (size_t)T->nparams);
+    if (scan) {
+        if (scan_footprints(T, start, cells, e) < 0) {
+            free(cells);
+            free(init);
+            free(start);
+            return -1;
+        }
+        step = 0.05; /* the simplex polishes what the scan found */
+    }
+    int all_footprints = 1;
+    for (int i = 0; i < T->nparams; i++)
+        all_footprints &= is_footprint(T->names[i]);
+    if (scan && all_footprints)
+        max_evals = 1; /* nothing for a simplex on flats: the scan's values stand */
     tune_problem_t pb = {.nparams = T->nparams,
                          .names = (const char *const *)T->names,
-                         .initial = init,
+                         .initial = start,
                          .ncells = T->ncells,
                          .cells = cells,
                          .max_evals = (int)max_evals,
@@ -281,6 +363,7 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
     }
     free(cells);
     free(init);
+    free(start);
     return rc;
 }
 
@@ -342,6 +425,11 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
     }
     snprintf(T.chase_max, sizeof T.chase_max, "%ld", chase_max);
     T.pauses = rc == 0 ? target_pauses(rows, T.ncells) : NULL;
+    T.only_cache = 1;
+    for (int i = 0; i < T.ncells; i++)
+        if (strncmp(rows[i].probe, "chase_", 6) && strncmp(rows[i].probe, "timer_ops_pause_", 16) &&
+            strcmp(rows[i].probe, "hit"))
+            T.only_cache = 0;
     T.rows = rows;
     if (rc == 0) {
         if (out)

@@ -117,6 +117,15 @@ static void setup(machine_t *m, void *arg)
     X->period = X->hz > 0 ? (uint64_t)(p->clock_mhz * 1e6 / X->hz + 0.5) : 0;
     X->tc = tcore_create(m, TIMER_CLASSIC, 0, X->period > 0 ? X->period : 1ull << 50, 0);
     X->timer = timer_alloc(X->tc, n0, tcore_register_fn(X->tc, no_fn, NULL), 0);
+    if (X->only_cache) {
+        /* the empty timing and the hit only (the timer and the bases keep
+         * their addresses: the pause rows see the same sets) */
+        for (int i = 2; i < X->ncells; i++)
+            free(X->cells[i].sample);
+        X->ncells = 2;
+        probe_cache_cells(X, m);
+        return;
+    }
     for (int a = 0; a < p->nnodes; a++)
         for (int h = 0; h < p->nnodes; h++)
             if (pair_wanted(p, a))
@@ -380,6 +389,7 @@ int probe_run(platform_t *p, host_t *host, const probe_opts_t *o, const char *ar
     static const uint64_t decades[] = {0, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
     X.pauses = o->pauses ? o->pauses : decades;
     X.npauses = o->pauses ? o->npauses : (int)(sizeof decades / sizeof *decades);
+    X.only_cache = o->only_cache;
     machine_hooks_t hooks = {.setup = start_programs, .arg = &X};
     native_opts_t no = {60};
     int rc = host ? native_run(host, 1, &hooks, &no, e) : machine_run(p, argv0, 1, &hooks, e);

@@ -55,6 +55,7 @@ typedef struct {
                                PROBE_CHASE_CAP; PROBE_CHASE_NOLEVEL without levels */
     const uint64_t *pauses; /* [npauses] the pauses P of the timer_ops_pause rows, */
     int npauses;            /* ascending; NULL: 0, 10, 100, ..., 10^7 */
+    int only_cache;         /* only timer_overhead and the pause and chase rows */
 } probe_opts_t;
 
 #define PROBE_PAUSES_MAX 256

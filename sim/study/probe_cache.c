@@ -252,7 +252,7 @@ enum { SEC_QUIET, SEC_TICKS, SEC_CHASE, SEC_DONE };
  * footprint can evict the line it spins on, for 10^8 cycles and more. They
  * follow CPU 0's interrupts, so that every CPU ticks in the ticks-on cells
  * (as in a run) and none elsewhere. */
-#define POLL_CYCLES 100000
+#define POLL_CYCLES 1000000
 
 void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first)
 {
@@ -270,6 +270,9 @@ void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first)
         }
         return;
     }
+    /* the same start whatever ran before (tune --probe-target runs the
+     * section alone, --only-cache) */
+    cpu_flush_cache(c);
     for (int i = first; i < X->ncells; i++) {
         cell_t *k = &X->cells[i];
         int want = k->kind == K_CHASE ? SEC_CHASE : k->ticks ? SEC_TICKS : SEC_QUIET;

@@ -48,6 +48,7 @@ typedef struct {
     maddr_t timer;      /* timer_ops' timer, on CPU 0's node */
     uint64_t chase_max; /* the largest working set; its buffer is allocated by the first chase */
     maddr_t section;    /* probe_cache.c: what CPU 0 is doing, for the CPUs that wait */
+    int only_cache;         /* probe_opts_t's */
     const uint64_t *pauses; /* [npauses] of the pause rows */
     int npauses;
     maddr_t chase_buf;
