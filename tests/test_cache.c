@@ -133,6 +133,20 @@ START_TEST(mem_hits_by_level_and_dirty_eviction)
 }
 END_TEST
 
+START_TEST(write_through_l1d)
+{
+    platform_t *p = tiny(0, -1);
+    p->l1d_write_through = 1;
+    mem_t *m = mem_create(p);
+    maddr_t a = lines(m, 1);
+    mem_access(m, 0, a, MEM_WRITE, NULL);
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, NULL), 1);  /* loads hit l1d */
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_WRITE, NULL), 6); /* stores complete in l2 */
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
 START_TEST(write_invalidates_every_level)
 {
     platform_t *p = tiny(0, -1);
@@ -266,6 +280,7 @@ static Suite *suite(void)
     tcase_add_test(t, set_index_and_lru);
     tcase_add_test(t, capacity_eviction_and_inclusion);
     tcase_add_test(t, mem_hits_by_level_and_dirty_eviction);
+    tcase_add_test(t, write_through_l1d);
     tcase_add_test(t, write_invalidates_every_level);
     tcase_add_test(t, shared_level_serves_a_neighbour);
     tcase_add_test(t, code_fetches);

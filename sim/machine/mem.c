@@ -28,7 +28,8 @@
  *
  * With levels (cache.c), the same states say which CPUs hold a line, and the
  * hierarchy says where: a hit costs the latency of the first level that has
- * the line (an atomic: atomic_cycles, as before), a line that a neighbour
+ * the line (an atomic: atomic_cycles, as before; a store: l2's latency at
+ * least when l1d is write-through), a line that a neighbour
  * brought into a shared level costs that level's latency instead of memory,
  * and a line leaving the last level is no longer held (a dirty one is
  * written back at no cost to the CPU: its write-back buffer). Another
@@ -425,6 +426,8 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
     int held = l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu));
     int lvl = level_of(m, l, cpu, li, held, HIER_DATA);
     uint32_t hit = lvl >= 0 ? m->lvl_cycles[lvl] : m->c_hit;
+    if (op == MEM_WRITE && lvl == CACHE_L1D && m->p->l1d_write_through)
+        hit = m->lvl_cycles[CACHE_L2]; /* the store completes in l2 */
 
     if (op == MEM_READ) {
         if (held) {

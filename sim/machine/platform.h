@@ -78,8 +78,9 @@ typedef struct {
     mem_costs_t costs;
     platform_cache_t cache[CACHE_NLEVELS]; /* all bytes 0: infinite caches, as before */
     int ncache_levels;                     /* levels present */
-    int *cpu_package;                      /* [ncpus] host prop "package", else the node */
-    int text_node;                         /* kernel text's home (prop text_node, default 0) */
+    int l1d_write_through; /* stores are served by l2 (Itanium 2: l1d caches integer loads) */
+    int *cpu_package;      /* [ncpus] host prop "package", else the node */
+    int text_node;         /* kernel text's home (prop text_node, default 0) */
     platform_footprint_t footprint;
     int nparams;
     platform_param_t *params; /* every zone prop and link class, resolved */

@@ -46,6 +46,7 @@ bad "no latency" l2_bytes l1d_bytes=16384 l1d_ways=4 l1d_cycles=2 l2_bytes=26214
 bad "l3 without l2" l3_bytes l1d_bytes=16384 l1d_ways=4 l1d_cycles=2 l3_bytes=3145728 l3_ways=12 l3_cycles=14
 bad "a text node that does not exist" text_node "${levels[@]}" text_node=16
 bad "a negative footprint" tick_footprint_lines "${levels[@]}" tick_footprint_lines=-3
+bad "a write-through flag that is not 0 or 1" l1d_write_through "${levels[@]}" l1d_write_through=2
 bad "a code size that is no number" code_mod_timer_bytes "${levels[@]}" code_mod_timer_bytes=big
 
 # --- the hierarchy, printed ---
