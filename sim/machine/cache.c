@@ -264,6 +264,22 @@ int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
     return found;
 }
 
+int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
+{
+    level_t *L = &h->lv[l];
+    if (!L->present)
+        return 0;
+    int k = L->inst_of[cpu];
+    if (L->first[k + 1] - L->first[k] != 1)
+        return 0;
+    uint64_t *s = set_of(L, k, tag, 0);
+    int i = s ? set_find(s, L->ways, tag) : -1;
+    if (i < 0)
+        return 0;
+    set_to_front(s, i);
+    return 1;
+}
+
 void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
 {
     level_t *L = &h->lv[l];

@@ -38,6 +38,11 @@ void hier_destroy(hier_t *h);
  * the line is then in every level of the path, most recently used. */
 int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side);
 
+/* If tag is in cpu's instance of level l and that instance is cpu's alone,
+ * makes it the most recent there and returns 1; else changes nothing and
+ * returns 0. What it changes no other CPU can see. */
+int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
+
 /* Removes tag from the levels cpu reaches, except those it shares with
  * keep (another CPU, or -1 for none): an invalidation by keep's write. */
 void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep);

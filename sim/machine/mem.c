@@ -499,6 +499,15 @@ uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind_out, int 
     return cost;
 }
 
+int mem_fetch_code_private_hit(mem_t *m, int cpu, maddr_t a)
+{
+    if (!m->hier || !m->p->cache[CACHE_L1I].bytes)
+        return 0;
+    /* in l1i means held: inclusion keeps it in the last level, and a line
+     * that leaves the last level or is invalidated leaves l1i too */
+    return hier_touch_private(m->hier, cpu, CACHE_L1I, a >> m->line_shift);
+}
+
 /* The hierarchy let go of line li for cpu (capacity): cpu no longer holds
  * it. A dirty line is written back; memory has its words already. */
 static void drop_line(void *ctx, int cpu, uint64_t li)

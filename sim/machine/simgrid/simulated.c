@@ -271,6 +271,10 @@ static void sim_exec(cpu_t *c, int code)
     maddr_t a = m->code[code].addr;
     int line = m->p->line_bytes;
     for (uint64_t i = 0; i < m->code[code].lines; i++, a += (maddr_t)line) {
+        if (mem_fetch_code_private_hit(m->mem, c->id, a)) { /* free and private: no step */
+            c->an.code_lines++;
+            continue;
+        }
         poll_irq(c);
         sync_step(c);
         if (m->noise)
