@@ -182,7 +182,7 @@ START_TEST(shared_level_serves_a_neighbour)
     mem_access(m, 2, a, MEM_READ, &k); /* the other node: its own l3 is empty */
     ck_assert_int_eq(k, MEM_MISS_REMOTE);
     /* a flush of CPU 0 keeps the line in the node's l3 for CPU 1 */
-    mem_flush(m, 0);
+    mem_flush(m, 0, 1);
     ck_assert(!mem_holds(m, 0, a) && mem_holds(m, 1, a));
     ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 14);
     ck_assert_int_eq(k, MEM_HIT);
@@ -245,12 +245,35 @@ START_TEST(flush_empties_every_level)
     mem_kind_t k;
     int lv;
     mem_fetch_code(m, 0, a, &k, &lv);
-    mem_flush(m, 0);
+    mem_flush(m, 0, 1);
     for (int i = 0; i < 4; i++) {
         ck_assert(!mem_holds(m, 0, a + (maddr_t)i * LINE));
         mem_access(m, 0, a + (maddr_t)i * LINE, MEM_READ, &k);
         ck_assert_int_eq(k, MEM_MISS_LOCAL);
     }
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+START_TEST(data_flush_keeps_code)
+{
+    platform_t *p = tiny(1, -1);
+    mem_t *m = mem_create(p);
+    maddr_t code = mem_alloc(m, 0, LINE), data = lines(m, 1);
+    mem_mark_code(m, code, LINE);
+    mem_kind_t k;
+    int lv;
+    mem_fetch_code(m, 0, code, &k, &lv);
+    mem_access(m, 0, data, MEM_WRITE, NULL);
+    mem_flush(m, 0, 0); /* data only: the code stays in l1i */
+    ck_assert(!mem_holds(m, 0, data));
+    ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 0);
+    ck_assert_int_eq(lv, CACHE_L1I);
+    mem_flush(m, 0, 1); /* with the code */
+    ck_assert(!mem_holds(m, 0, code));
+    ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 100);
+    ck_assert_int_eq(k, MEM_MISS_LOCAL);
     mem_destroy(m);
     free(p);
 }
@@ -286,6 +309,7 @@ static Suite *suite(void)
     tcase_add_test(t, code_fetches);
     tcase_add_test(t, footprints_evict_by_lru);
     tcase_add_test(t, flush_empties_every_level);
+    tcase_add_test(t, data_flush_keeps_code);
     tcase_add_test(t, no_levels_no_hierarchy);
     suite_add_tcase(s, t);
     return s;

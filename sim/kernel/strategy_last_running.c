@@ -7,6 +7,7 @@
 
 int del_timer_sync_last_running(cpu_t *c, tcore_t *tc, maddr_t t)
 {
+    tcore_exec(c, tc, KCODE_DTS_LAST_RUNNING); /* its own body; what it calls fetches its own */
     int ret = 0;
     cpu_read(c, t + TIMER_MAGIC); /* check_timer */
     for (;;) {

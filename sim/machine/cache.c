@@ -308,16 +308,23 @@ const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n)
     return L->members + L->first[k];
 }
 
-void hier_flush_private(hier_t *h, int cpu)
+void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag), void *ctx)
 {
     for (int l = 0; l < CACHE_NLEVELS; l++) {
         level_t *L = &h->lv[l];
         int k = L->present ? L->inst_of[cpu] : 0;
         if (!L->present || L->first[k + 1] - L->first[k] > 1 || !L->inst[k].set)
             continue;
-        for (uint32_t s = 0; s < L->nsets; s++)
-            if (L->inst[k].set[s])
-                memset(L->inst[k].set[s], 0, sizeof(uint64_t) * L->ways);
+        for (uint32_t s = 0; s < L->nsets; s++) {
+            uint64_t *set = L->inst[k].set[s];
+            if (!set)
+                continue;
+            uint32_t n = 0;
+            for (uint32_t w = 0; w < L->ways && set[w]; w++)
+                if (keep && keep(ctx, set[w]))
+                    set[n++] = set[w];
+            memset(set + n, 0, sizeof *set * (L->ways - n));
+        }
     }
 }
 

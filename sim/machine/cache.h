@@ -54,9 +54,11 @@ void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
  * NULL when the level is absent. The array belongs to h. */
 const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n);
 
-/* Empties cpu's private levels (foreign lines too). Shared levels are left
- * to the caller (mem_flush removes the lines nobody else holds). */
-void hier_flush_private(hier_t *h, int cpu);
+/* Empties cpu's private levels (foreign lines too) but for the lines for
+ * which keep(ctx, tag) says 1 (keep NULL: none), which keep their order.
+ * Shared levels are left to the caller (mem_flush removes the lines nobody
+ * else holds). */
+void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag), void *ctx);
 
 /* Brings n foreign lines into every data level of cpu, by LRU: tags
  * first, first+1, ... (tags spread over the sets). Beyond the largest

@@ -135,7 +135,10 @@ void cpu_rmb(cpu_t *c);
  * hit a held line are skipped until another CPU writes it or a tick comes. */
 uint64_t cpu_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v);
 void cpu_idle_until(cpu_t *c, uint64_t cycle); /* nothing to do until then */
-void cpu_flush_cache(cpu_t *c);
+/* Empties c's caches of the data lines it holds (with_code: of its code
+ * lines too, which the simulated machine fetches again; the native machine
+ * flushes the data the run allocated, never its code). */
+void cpu_flush_cache(cpu_t *c, int with_code);
 /* Lets every other CPU catch up to this CPU's cycle, so that what is read
  * from simulated state next (at no cost) is as of now. */
 void cpu_sync(cpu_t *c);

@@ -75,9 +75,9 @@ void cpu_idle_until(cpu_t *c, uint64_t cycle)
     cpu_ops(c)->idle_until(c, cycle);
 }
 
-void cpu_flush_cache(cpu_t *c)
+void cpu_flush_cache(cpu_t *c, int with_code)
 {
-    cpu_ops(c)->flush_cache(c);
+    cpu_ops(c)->flush_cache(c, with_code);
 }
 
 void cpu_sync(cpu_t *c)

@@ -31,7 +31,7 @@ typedef struct machine_ops {
     void (*relax)(cpu_t *c);
     uint64_t (*spin_while_eq)(cpu_t *c, maddr_t a, uint64_t v);
     void (*idle_until)(cpu_t *c, uint64_t cycle);
-    void (*flush_cache)(cpu_t *c);
+    void (*flush_cache)(cpu_t *c, int with_code);
     void (*sync)(cpu_t *c);
     void (*progress)(cpu_t *c);
     void (*barrier)(cpu_t *c, int kind); /* kind: CPU_MB, CPU_WMB, CPU_RMB */

@@ -47,14 +47,16 @@
 #include <string.h>
 
 typedef struct {
-    int32_t owner; /* exclusive holder, or -1 */
-    uint8_t dirty; /* owner has modified it */
-    uint8_t freed; /* released by mem_release */
-    uint16_t pad;
+    int32_t owner;     /* exclusive holder, or -1 */
+    uint8_t dirty;     /* owner has modified it */
+    uint8_t freed;     /* released by mem_release */
+    uint16_t pad;      /* PAD_MARK: note_held's compaction; PAD_CODE: a code line */
     int32_t home;      /* node */
     uint32_t nsharers; /* valid when owner == -1 */
     uint64_t *sharers; /* bitset over CPUs, allocated on first share */
 } line_t;
+
+enum { PAD_MARK = 1, PAD_CODE = 2 };
 
 typedef struct {
     uint64_t *v;
@@ -268,13 +270,13 @@ static void note_held(mem_t *m, int cpu, uint64_t line)
         size_t k = 0;
         for (size_t i = 0; i < h->n; i++) {
             line_t *l = &m->lines[h->v[i]];
-            if ((l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu))) && !(l->pad & 1)) {
-                l->pad |= 1;
+            if ((l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu))) && !(l->pad & PAD_MARK)) {
+                l->pad |= PAD_MARK;
                 h->v[k++] = h->v[i];
             }
         }
         for (size_t i = 0; i < k; i++)
-            m->lines[h->v[i]].pad &= (uint16_t)~1u;
+            m->lines[h->v[i]].pad &= (uint16_t)~PAD_MARK;
         h->n = k;
         if (h->n * 2 >= h->cap) { /* also grows the first, empty list */
             h->cap = h->cap ? h->cap * 2 : 64;
@@ -544,11 +546,29 @@ static void unlevel_flushed(mem_t *m, int cpu, uint64_t li)
     }
 }
 
-void mem_flush(mem_t *m, int cpu)
+/* hier_flush_private's keep: the code lines a data-only flush leaves. */
+static int keep_code(void *ctx, uint64_t tag)
+{
+    const mem_t *m = ctx;
+    return !(tag & HIER_FOREIGN) && (m->lines[tag].pad & PAD_CODE);
+}
+
+void mem_mark_code(mem_t *m, maddr_t a, size_t bytes)
+{
+    for (uint64_t li = a >> m->line_shift; bytes && li <= (a + bytes - 1) >> m->line_shift; li++)
+        line_at(m, li << m->line_shift)->pad |= PAD_CODE;
+}
+
+void mem_flush(mem_t *m, int cpu, int with_code)
 {
     lvec_t *h = &m->held[cpu];
+    size_t kept = 0;
     for (size_t i = 0; i < h->n; i++) {
         line_t *l = &m->lines[h->v[i]];
+        if ((l->pad & PAD_CODE) && !with_code) {
+            h->v[kept++] = h->v[i]; /* still held: stays on the list */
+            continue;
+        }
         if (l->owner == cpu) {
             l->owner = -1;
             l->dirty = 0;
@@ -561,9 +581,9 @@ void mem_flush(mem_t *m, int cpu)
         if (m->hier)
             unlevel_flushed(m, cpu, h->v[i]);
     }
-    h->n = 0;
+    h->n = kept;
     if (m->hier)
-        hier_flush_private(m->hier, cpu);
+        hier_flush_private(m->hier, cpu, with_code ? NULL : keep_code, m);
 }
 
 /* --- footprints ------------------------------------------------------------ */

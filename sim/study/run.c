@@ -281,7 +281,7 @@ static void caller_program(cpu_t *c, void *arg)
     for (int k = 0; k < total && !cpu_stopping(c); k++) {
         prepare(c, x);
         if (r->cache == CACHE_COLD)
-            cpu_flush_cache(c);
+            cpu_flush_cache(c, s->cold_flush == COLD_FLUSH_ALL);
         maddr_t t = LOAD(x->timer);
         cpu_anatomy_t a0, a1;
         cpu_anatomy(c, &a0);

@@ -63,7 +63,7 @@ grep -q 'kernel text on node 3' <<<"$out" || fail "text_node not printed"
 
 # --- paper-table on it ---
 sets=(--set measure.calls=30 --set measure.warmup_calls=2 --set "scenario.platforms=$tmp/c.xml")
-run run -q -o "$tmp/pt.csv" "${sets[@]}" "$src/scenarios/paper-table.ini"
+run run -q -o "$tmp/pt.csv" "${sets[@]}" --set measure.cold_flush=all "$src/scenarios/paper-table.ini"
 [ "$rc" -eq 0 ] || die "run on the cache platform exited $rc: $err"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     function v(k) { return $(c[k]) }
@@ -79,6 +79,14 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
       if (v("cache") == "warm" && v("code_misses") > 0.5) print id ": warm calls miss their code (" v("code_misses") ")" }' \
     "$tmp/pt.csv" >"$tmp/bad-rows"
 [ ! -s "$tmp/bad-rows" ] || fail "paper-table on the cache platform: $(cat "$tmp/bad-rows")"
+
+# the default cold flush empties the data only: the code stays cached
+run run -q -o "$tmp/data.csv" "${sets[@]}" --set scenario.cache=cold "$src/scenarios/paper-table.ini"
+[ "$rc" -eq 0 ] || die "run with cold_flush=data exited $rc: $err"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $(c["code_misses"]) > 0.5 { print $(c["strategy"]) ": " $(c["code_misses"]) " code misses" }' \
+    "$tmp/data.csv" >"$tmp/bad-rows"
+[ ! -s "$tmp/bad-rows" ] || fail "cold_flush=data refetched code: $(cat "$tmp/bad-rows")"
 
 # a tick footprint larger than the caches evicts the caller's lines between calls
 with "$tmp/f.xml" "${levels[@]}" "${code[@]}" tick_footprint_lines=30000

@@ -287,8 +287,9 @@ static void n_idle_until(cpu_t *cc, uint64_t cycle)
 /* clflush evicts a line from every cache of the coherence domain, not only
  * the caller's: after a cold flush the other CPUs miss too. Only the bytes
  * the run allocated are flushed (all the timer core's objects). */
-static void n_flush_cache(cpu_t *cc)
+static void n_flush_cache(cpu_t *cc, int with_code)
 {
+    (void)with_code; /* the code is real: it stays where the hardware keeps it */
     nmachine_t *m = ((ncpu_t *)cc)->m;
     for (int k = 0; k < m->p->nnodes; k++) {
         uint8_t *s = m->arena + (size_t)k * ARENA_BYTES;

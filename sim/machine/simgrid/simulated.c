@@ -306,6 +306,8 @@ static int sim_code(machine_t *m, const char *unit)
     snprintf(k->unit, sizeof k->unit, "%s", unit);
     k->lines = (bytes + (uint64_t)m->p->line_bytes - 1) / (uint64_t)m->p->line_bytes;
     k->addr = k->lines ? mem_alloc(m->mem, m->p->text_node, bytes) : 0;
+    if (k->lines)
+        mem_mark_code(m->mem, k->addr, bytes);
     return k->lines ? m->ncode++ : (m->ncode++, -1);
 }
 
@@ -370,6 +372,8 @@ static void fast_forward(cpu_t *c, maddr_t a)
         uint64_t k = (until - t0) / iter, relax = (uint64_t)(m->p->costs.relax_cycles + 0.5);
         m->batched += k;
         c->an.n[MEM_HIT] += k; /* the skipped iterations, as if they had run */
+        if (m->levels)
+            c->an.hit_level[0] += k; /* a spun line sits in l1d after its first read */
         c->an.cycles[MEM_HIT] += k * (iter - relax);
         c->an.relax_cycles += k * relax;
         c->now = until;
@@ -431,9 +435,9 @@ static void sim_sync(cpu_t *c)
     sync_step(c);
 }
 
-static void sim_flush_cache(cpu_t *c)
+static void sim_flush_cache(cpu_t *c, int with_code)
 {
-    mem_flush(c->m->mem, c->id);
+    mem_flush(c->m->mem, c->id, with_code);
 }
 
 static void sim_irq_disable(cpu_t *c)
