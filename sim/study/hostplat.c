@@ -6,7 +6,7 @@
  * it came from), "default" (see kDefaults and kCacheDefaults; README and docs/hardware-sources.md
  * say where the defaults come from) or "numasim binary" (code sizes).
  *
- * Cache levels (docs/caches-sources.md, "From the host"): sizes, ways and
+ * Cache levels (docs/hardware-sources.md, "Caches", "From the host"): sizes, ways and
  * sharing from hwloc, made to fit the platform rules (bytes a multiple of
  * line_bytes x ways, each level at least as big as the one above, scopes
  * never narrowing); a level that cannot be made to fit is left out, with a
@@ -386,11 +386,12 @@ static void write_levels(FILE *f, const host_topo_t *t, const level_t *lv)
     for (int l = 0; l < HOST_NLEVELS; l++) {
         const level_t *v = &lv[l];
         if (!v->on) {
-            fprintf(f, "    <!-- %s: %s -->\n", kLevelName[l],
-                    t->cache[l].present
-                        ? "reported by hwloc but left out: it breaks the "
-                          "platform rules with the levels kept (docs/caches-sources.md)"
-                        : "not reported by hwloc");
+            fprintf(
+                f, "    <!-- %s: %s -->\n", kLevelName[l],
+                t->cache[l].present
+                    ? "reported by hwloc but left out: it breaks the "
+                      "platform rules with the levels kept (docs/hardware-sources.md, \"Caches\")"
+                    : "not reported by hwloc");
             continue;
         }
         fprintf(f, "    <!-- %s -->\n    <prop id=\"%s_bytes\" value=\"%llu\"/>\n", v->why_bytes,
@@ -536,8 +537,9 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
     int by_package = 0;
     for (int l = 0; l < HOST_NLEVELS; l++)
         by_package |= lv[l].on && lv[l].scope == HOST_SCOPE_PACKAGE;
-    fprintf(f, "    <!-- kernel text: node 0, where Linux loads it (no replication; "
-               "docs/caches-sources.md) -->\n    <prop id=\"text_node\" value=\"0\"/>\n");
+    fprintf(
+        f, "    <!-- kernel text: node 0, where Linux loads it (no replication; "
+           "docs/hardware-sources.md, \"Caches\") -->\n    <prop id=\"text_node\" value=\"0\"/>\n");
     write_code(f);
     class_t cl[64];
     int ncl = make_classes(t, mem_local, pr, ppath, cl, 64);
