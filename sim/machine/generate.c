@@ -50,6 +50,7 @@ static const struct {
      "         they always are (each access completes before the next step), so only its\n"
      "         own pass through L2 is charged, as for an atomic (12)",
      "barrier_cycles", "12"},
+    /* numa32.xml has two comments above l1i_bytes: the caches' heading, then its own */
     {"Caches: one Itanium 2 \"Madison\" at 1.5 GHz, hence the 6 MB L3 part\n"
      "         (docs/hardware-sources.md, \"Caches\", which gives every source). All\n"
      "         levels are private to the CPU. 64-byte L1 lines are counted as 128-byte\n"

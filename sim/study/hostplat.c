@@ -2,18 +2,19 @@
  *
  * host_topo_read() (machine/native/host_topo.c) has copied what the platform
  * needs out of hwloc. host_write_platform() writes the file in one pass:
- * every value is preceded by a comment giving its origin: "hwloc", "probe\n * FILE" (with the rows
- * it came from), "default" (see kDefaults and kCacheDefaults; README and docs/hardware-sources.md
- * say where the defaults come from) or "numasim binary" (code sizes).
+ * every value is preceded by a comment giving its origin: "hwloc", "probe
+ * FILE" (with the rows it came from), "default" (see kDefaults and
+ * kCacheDefaults; README and docs/hardware-sources.md say where the defaults
+ * come from) or "numasim binary" (code sizes).
  *
- * Cache levels (docs/hardware-sources.md, "Caches", "From the host"): sizes, ways and
- * sharing from hwloc, made to fit the platform rules (bytes a multiple of
- * line_bytes x ways, each level at least as big as the one above, scopes
- * never narrowing); a level that cannot be made to fit is left out, with a
- * comment saying why. Hit latencies from the probe's pointer chase (rows
- * chase_S, S in bytes): the median of the rows whose working set lies in the
- * level's first plateau, between twice the level above and four times it
- * (and at most half the level). Without such rows, defaults.
+ * Cache levels (docs/hardware-sources.md, "Caches", "From the host"): sizes,
+ * ways and sharing from hwloc, made to fit the platform rules (bytes a
+ * multiple of line_bytes x ways, each level at least as big as the one above,
+ * scopes never narrowing); a level that cannot be made to fit is left out,
+ * with a comment saying why. Hit latencies from the probe's pointer chase
+ * (rows chase_S, S in bytes): the median of the rows whose working set lies
+ * in the level's first plateau, between twice the level above and four times
+ * it (and at most half the level). Without such rows, defaults.
  *
  * Code sizes: the units of the platform contract are mapped to numasim's
  * own functions (kCodeUnits) and their sizes read from this very binary
@@ -36,8 +37,8 @@ typedef struct {
 } default_t;
 
 /* Defaults when no probe is given: a current x86 server core, as measured
- * on the development host (docs/hardware-sources.md, "The development\n * host"), or estimates
- * where nothing was measured. */
+ * on the development host (docs/hardware-sources.md, "The development
+ * host"), or estimates where nothing was measured. */
 static const default_t kDefaults[] = {
     {"hit_cycles", 5, "L1 hit, 5 cycles measured on a Golden Cove-class core"},
     {"atomic_cycles", 20, "lock xadd on a line in L1, 17-22 cycles measured"},
@@ -202,8 +203,8 @@ static const char *const kScopeName[] = {"cpu", "node", "package"};
 static const char *const kHwlocName[HOST_NLEVELS] = {"L1i", "L1d", "L2", "L3"};
 
 /* Hit latencies when the probe has no chase rows for a level: the
- * development host, as for kDefaults (docs/hardware-sources.md, "The\n * development host"). No
- * probe sees the instruction side. */
+ * development host, as for kDefaults (docs/hardware-sources.md, "The
+ * development host"). No probe sees the instruction side. */
 static const default_t kCacheDefaults[HOST_NLEVELS] = {
     {"l1i_cycles", 1,
      "estimate: an instruction-side hit is pipelined with execution; no probe sees it"},
