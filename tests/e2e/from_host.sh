@@ -224,7 +224,8 @@ if command -v nm >/dev/null && command -v readelf >/dev/null; then
     # a stripped numasim: no code sizes, said so, still a valid file
     strip -o numasim-stripped "$numasim"
     HWLOC_XMLFILE=$ccx ./numasim-stripped platform --from-host -o stripped.xml 2>stripped.err
-    [ $? -eq 0 ] || fail "stripped numasim: exit $?: $(cat stripped.err)"
+    src_rc=$?
+    [ "$src_rc" -eq 0 ] || fail "stripped numasim: exit $src_rc: $(cat stripped.err)"
     grep -q 'code_' stripped.xml && fail "stripped numasim wrote code sizes"
     grep -q 'code sizes left out (no code fetched): .*no symbol table' stripped.xml ||
         fail "stripped numasim: no comment on the missing code sizes"
