@@ -46,6 +46,23 @@ static void print_text(const platform_t *p)
            "cpu_relax %g,\n  memory barrier %g\n",
            k->hit_cycles, k->atomic_cycles, k->mem_local_cycles, k->c2c_node_cycles,
            k->remote_dirty_cycles, k->inval_node_cycles, k->relax_cycles, k->barrier_cycles);
+    if (p->ncache_levels) {
+        printf("\ncaches (inclusive, LRU, %d-byte lines):\n", p->line_bytes);
+        for (int l = 0; l < CACHE_NLEVELS; l++) {
+            const platform_cache_t *c = &p->cache[l];
+            if (c->bytes)
+                printf("  %-4s %8llu bytes, %3d ways, %5llu sets, %g cycles, per %s\n",
+                       platform_cache_name((cache_level_t)l), (unsigned long long)c->bytes, c->ways,
+                       (unsigned long long)(c->bytes / (uint64_t)p->line_bytes / (uint64_t)c->ways),
+                       c->cycles, platform_scope_name(c->scope));
+        }
+        const platform_footprint_t *f = &p->footprint;
+        printf("  kernel text on node %d; footprints: %g lines per tick, %g lines per 10^6 "
+               "cycles of work,\n  %g lines per 10^6 cycles of time (other software)\n",
+               p->text_node, f->tick_lines, f->work_per_mcycle, f->noise_per_mcycle);
+    } else {
+        printf("\ncaches: infinite (no cache level in the file)\n");
+    }
     printf("\nnode-to-node round-trip latency (cycles, from SimGrid routes; add the local "
            "memory\nlatency for a remote miss):\n");
     printf("from\\to");

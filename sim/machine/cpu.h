@@ -45,7 +45,19 @@ typedef struct {
     uint64_t work_cycles;        /* cpu_work() other than relax, and idling */
     uint64_t ticks;              /* ticks taken */
     uint64_t tick_cycles;        /* cycles inside tick handlers (already in the above) */
+    /* Cache levels (0 on platforms without them). Hits of the data side by
+     * the level that served them (l1d, l2, l3; in n[MEM_HIT] already). */
+    uint64_t hit_level[3];
+    uint64_t code_lines;          /* code lines fetched (cpu_exec) */
+    uint64_t code_misses;         /* of them, not in L1I (or not held, without levels) */
+    uint64_t code_remote;         /* of them, from another node's memory */
+    uint64_t code_cycles;         /* their cost: a term of the counter of its own */
+    uint64_t evictions;           /* lines this CPU lost by capacity (footprints included) */
+    uint64_t footprint_evictions; /* of them, evicted by a footprint */
 } cpu_anatomy_t;
+
+/* sum += b - a, field by field (a NULL: zero), for every counter above. */
+void cpu_anatomy_accumulate(cpu_anatomy_t *sum, const cpu_anatomy_t *a, const cpu_anatomy_t *b);
 
 /* --- for setup() --- */
 const platform_t *machine_platform(const machine_t *m);
@@ -67,6 +79,12 @@ uint64_t machine_peek(const machine_t *m, maddr_t a);
 void machine_poke(machine_t *m, maddr_t a, uint64_t v);
 int machine_home(const machine_t *m, maddr_t a);
 uint64_t machine_freed_writes(const machine_t *m);
+/* Kernel text. From setup: the handle of code unit `unit`, whose size the
+ * platform gives (prop code_UNIT_bytes), laid out in the memory of the
+ * platform's text_node; -1 when the platform gives it no size, or on the
+ * native machine (whose code is real). The same unit gives the same handle. */
+int machine_code(machine_t *m, const char *unit);
+
 /* Adds a uniform draw in [0, max_cycles] to every miss (simulated machine
  * only; the host has its own noise). */
 void machine_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed);
@@ -99,7 +117,11 @@ int cpu_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv);
 uint64_t cpu_fetch_add(cpu_t *c, maddr_t a, uint64_t d);
 
 void cpu_work(cpu_t *c, uint64_t cycles); /* plain work, interruptible */
-void cpu_relax(cpu_t *c);                 /* one spin-loop pause */
+/* Runs code unit `code` (machine_code): the simulated CPU fetches each of
+ * its lines through the instruction side of its caches and pays the misses.
+ * A no-op for -1 and on the native machine. */
+void cpu_exec(cpu_t *c, int code);
+void cpu_relax(cpu_t *c); /* one spin-loop pause */
 /* Memory barriers (smp_mb, smp_wmb, smp_rmb). Simulated: paid
  * barrier_cycles of plain work each, as IA-64 runs all three as one mf; they
  * order nothing, the model being sequentially consistent already, so they

@@ -35,6 +35,31 @@ void cpu_work(cpu_t *c, uint64_t cycles)
     cpu_ops(c)->work(c, cycles);
 }
 
+void cpu_exec(cpu_t *c, int code)
+{
+    if (code >= 0 && cpu_ops(c)->exec)
+        cpu_ops(c)->exec(c, code);
+}
+
+int machine_code(machine_t *m, const char *unit)
+{
+    return machine_ops(m)->code ? machine_ops(m)->code(m, unit) : -1;
+}
+
+void cpu_anatomy_accumulate(cpu_anatomy_t *sum, const cpu_anatomy_t *a, const cpu_anatomy_t *b)
+{
+    /* cpu_anatomy_t is counters only, all uint64_t */
+    enum { N = sizeof(cpu_anatomy_t) / sizeof(uint64_t) };
+    uint64_t s[N], x[N] = {0}, y[N];
+    memcpy(s, sum, sizeof s);
+    if (a)
+        memcpy(x, a, sizeof x);
+    memcpy(y, b, sizeof y);
+    for (int i = 0; i < N; i++)
+        s[i] += y[i] - x[i];
+    memcpy(sum, s, sizeof s);
+}
+
 void cpu_relax(cpu_t *c)
 {
     cpu_ops(c)->relax(c);

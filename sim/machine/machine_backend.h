@@ -27,6 +27,7 @@ typedef struct machine_ops {
     int (*cmpxchg)(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv);
     uint64_t (*fetch_add)(cpu_t *c, maddr_t a, uint64_t d);
     void (*work)(cpu_t *c, uint64_t cycles);
+    void (*exec)(cpu_t *c, int code); /* NULL: code is not modelled */
     void (*relax)(cpu_t *c);
     uint64_t (*spin_while_eq)(cpu_t *c, maddr_t a, uint64_t v);
     void (*idle_until)(cpu_t *c, uint64_t cycle);
@@ -68,6 +69,7 @@ typedef struct machine_ops {
     int (*home)(const machine_t *m, maddr_t a);
     uint64_t (*freed_writes)(const machine_t *m);
     void (*set_jitter)(machine_t *m, uint32_t max_cycles, unsigned long seed);
+    int (*code)(machine_t *m, const char *unit); /* NULL: code is not modelled */
 } machine_ops_t;
 
 /* The ops of the object (its first member). */

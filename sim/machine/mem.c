@@ -23,10 +23,24 @@
  * It is lat[n][m] when the home is one of the two ends. An RMW costs the
  * acquisition plus atomic_cycles (IA-64 atomics execute in L2).
  *
- * Caches are infinite (no capacity misses); that keeps a warm cache warm
- * except for what other CPUs write, which is the effect under study.
+ * Without cache levels in the platform, caches are infinite (no capacity
+ * misses): a warm cache stays warm except for what other CPUs write.
+ *
+ * With levels (cache.c), the same states say which CPUs hold a line, and the
+ * hierarchy says where: a hit costs the latency of the first level that has
+ * the line (an atomic: atomic_cycles, as before; a store: l2's latency at
+ * least when l1d is write-through), a line that a neighbour
+ * brought into a shared level costs that level's latency instead of memory,
+ * and a line leaving the last level is no longer held (a dirty one is
+ * written back at no cost to the CPU: its write-back buffer). Another
+ * CPU's write removes the line from every level of the CPUs it invalidates.
+ * Code is fetched through the instruction side (mem_fetch_code): an L1I hit
+ * costs nothing beyond the instructions, a miss its level's latency or,
+ * from memory, a miss of the table above. Footprints (mem_footprint_*) bring
+ * foreign lines into a CPU's levels, which evict by LRU.
  */
 #include "mem.h"
+#include "cache.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -61,7 +75,19 @@ struct mem {
     gsl_rng *rng;
     uint64_t count[MEM_NKINDS];
     uint64_t freed_writes;
+    /* the hierarchy (NULL: infinite caches) and its per-CPU state */
+    hier_t *hier;
+    int last_level;
+    uint32_t lvl_cycles[CACHE_NLEVELS];
+    uint64_t *evictions;           /* [ncpus] lines lost by capacity */
+    uint64_t *footprint_evictions; /* [ncpus] of them, while a footprint came in */
+    int in_footprint;
+    uint64_t *fresh;                  /* [ncpus] footprint lines brought in so far */
+    double *work_carry, *noise_carry; /* [ncpus] fractions of a footprint line */
+    uint64_t *noise_at;               /* [ncpus] cycle up to which noise was applied */
 };
+
+static void drop_line(void *ctx, int cpu, uint64_t li);
 
 static const char *kKindNames[MEM_NKINDS] = {"hit",         "upgrade",  "miss_local",
                                              "miss_remote", "c2c_node", "c2c_remote"};
@@ -105,6 +131,22 @@ mem_t *mem_create(const platform_t *p)
         abort();
     m->lines[0].owner = -1;
     m->nlines = 1; /* line 0 holds address 0: never allocated */
+    m->last_level = -1;
+    m->hier = hier_create(p, drop_line, m);
+    if (m->hier) {
+        for (int l = 0; l < CACHE_NLEVELS; l++)
+            m->lvl_cycles[l] = hier_cycles(m->hier, l);
+        size_t n = (size_t)p->ncpus;
+        m->evictions = calloc(n, sizeof *m->evictions);
+        m->footprint_evictions = calloc(n, sizeof *m->footprint_evictions);
+        m->fresh = calloc(n, sizeof *m->fresh);
+        m->work_carry = calloc(n, sizeof *m->work_carry);
+        m->noise_carry = calloc(n, sizeof *m->noise_carry);
+        m->noise_at = calloc(n, sizeof *m->noise_at);
+        if (!m->evictions || !m->footprint_evictions || !m->fresh || !m->work_carry ||
+            !m->noise_carry || !m->noise_at)
+            abort();
+    }
     return m;
 }
 
@@ -117,6 +159,13 @@ void mem_destroy(mem_t *m)
     for (int c = 0; c < m->ncpus; c++)
         free(m->held[c].v);
     free(m->held);
+    hier_destroy(m->hier);
+    free(m->evictions);
+    free(m->footprint_evictions);
+    free(m->fresh);
+    free(m->work_carry);
+    free(m->noise_carry);
+    free(m->noise_at);
     free(m->lines);
     free(m->words);
     if (m->rng)
@@ -313,6 +362,57 @@ static uint32_t inval_cost(const mem_t *m, const line_t *l, int cpu, int n)
     return worst;
 }
 
+/* cpu read line li, which it did not hold: it becomes E if nobody else had
+ * it, else a sharer (an exclusive holder drops to S). */
+static void read_fill(mem_t *m, line_t *l, int cpu, uint64_t li)
+{
+    if (l->owner >= 0) { /* the exclusive holder drops to S */
+        int o = l->owner;
+        l->owner = -1;
+        l->dirty = 0;
+        clear_sharers(l, m->bitset_words);
+        add_sharer(m, l, o, li);
+        add_sharer(m, l, cpu, li);
+    } else if (l->nsharers == 0) {
+        l->owner = cpu; /* E: nobody else has it */
+        l->dirty = 0;
+        note_held(m, cpu, li);
+    } else {
+        add_sharer(m, l, cpu, li);
+    }
+}
+
+/* cpu is about to own line li: every other copy leaves every level of the
+ * CPUs that held it, but for the levels they share with cpu. */
+static void unlevel_others(mem_t *m, const line_t *l, int cpu, uint64_t li)
+{
+    if (l->owner >= 0 && l->owner != cpu)
+        hier_remove(m->hier, l->owner, li, cpu);
+    if (l->owner >= 0 || !l->sharers || !l->nsharers)
+        return;
+    for (size_t w = 0; w < m->bitset_words; w++)
+        for (uint64_t bits = l->sharers[w]; bits; bits &= bits - 1) {
+            int s = (int)(w * 64) + __builtin_ctzll(bits);
+            if (s != cpu)
+                hier_remove(m->hier, s, li, cpu);
+        }
+}
+
+/* The level of cpu's hierarchy that serves line li on side (LRU updated,
+ * the levels above filled), or -1: no hierarchy, or not cached where cpu
+ * reaches, or a shared level's copy that another CPU has since modified. */
+static int level_of(mem_t *m, const line_t *l, int cpu, uint64_t li, int held, hier_side_t side)
+{
+    if (!m->hier)
+        return -1;
+    int lvl = hier_access(m->hier, cpu, li, side);
+    if (held && lvl < 0)
+        abort(); /* a simulator bug: inclusion says a held line is in the last level */
+    if (!held && l->owner >= 0 && l->dirty)
+        return -1;
+    return lvl;
+}
+
 uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_out)
 {
     uint64_t li = a >> m->line_shift;
@@ -323,27 +423,24 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
 
     if (op != MEM_READ && l->freed)
         m->freed_writes++;
+    int held = l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu));
+    int lvl = level_of(m, l, cpu, li, held, HIER_DATA);
+    uint32_t hit = lvl >= 0 ? m->lvl_cycles[lvl] : m->c_hit;
+    if (op == MEM_WRITE && lvl == CACHE_L1D && m->p->l1d_write_through)
+        hit = m->lvl_cycles[CACHE_L2]; /* the store completes in l2 */
 
     if (op == MEM_READ) {
-        if (l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu))) {
+        if (held) {
             kind = MEM_HIT;
-            cost = m->c_hit;
+            cost = hit;
         } else {
-            cost = fetch_cost(m, l, n, &kind);
-            if (l->owner >= 0) { /* the exclusive holder drops to S */
-                int o = l->owner;
-                l->owner = -1;
-                l->dirty = 0;
-                clear_sharers(l, m->bitset_words);
-                add_sharer(m, l, o, li);
-                add_sharer(m, l, cpu, li);
-            } else if (l->nsharers == 0) {
-                l->owner = cpu; /* E: nobody else has it */
-                l->dirty = 0;
-                note_held(m, cpu, li);
+            if (lvl >= 0) { /* a neighbour brought it into a shared level */
+                kind = MEM_HIT;
+                cost = hit;
             } else {
-                add_sharer(m, l, cpu, li);
+                cost = fetch_cost(m, l, n, &kind);
             }
+            read_fill(m, l, cpu, li);
         }
     } else {
         if (l->owner == cpu) {
@@ -355,23 +452,96 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
             uint32_t inv = inval_cost(m, l, cpu, n);
             cost = inv > dir ? inv : dir;
         } else {
-            uint32_t f = fetch_cost(m, l, n, &kind);
+            uint32_t f = lvl >= 0 ? hit : fetch_cost(m, l, n, &kind);
             uint32_t inv = inval_cost(m, l, cpu, n);
             cost = f > inv ? f : inv;
+            if (lvl >= 0) { /* from a shared level: a hit, unless copies must go */
+                kind = inv ? MEM_UPGRADE : MEM_HIT;
+                cost = inv ? cost : 0; /* a hit's cost is added below */
+            }
             note_held(m, cpu, li);
         }
+        if (m->hier)
+            unlevel_others(m, l, cpu, li);
         clear_sharers(l, m->bitset_words);
         l->owner = cpu;
         l->dirty = 1;
-        cost += op == MEM_RMW ? m->c_atomic : (kind == MEM_HIT ? m->c_hit : 0);
+        cost += op == MEM_RMW ? m->c_atomic : (kind == MEM_HIT ? hit : 0);
     }
     cost += m->c_insn; /* the code around the access (0 but on measured hosts) */
     if (kind != MEM_HIT && m->jitter && m->rng)
         cost += (uint32_t)gsl_rng_uniform_int(m->rng, (unsigned long)m->jitter + 1);
     m->count[kind]++;
+    m->last_level = kind == MEM_HIT ? lvl : -1;
     if (kind_out)
         *kind_out = kind;
     return cost;
+}
+
+uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind_out, int *level)
+{
+    uint64_t li = a >> m->line_shift;
+    line_t *l = line_at(m, a);
+    mem_kind_t kind = MEM_HIT;
+    uint32_t cost;
+    int held = l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu));
+    int lvl = level_of(m, l, cpu, li, held, HIER_CODE);
+    if (held) /* an L1I hit (or an infinite cache's) is in the instructions' own cycles */
+        cost = lvl < 0 || lvl == CACHE_L1I ? 0 : m->lvl_cycles[lvl];
+    else {
+        cost = lvl >= 0 ? m->lvl_cycles[lvl] : fetch_cost(m, l, m->p->cpu_node[cpu], &kind);
+        read_fill(m, l, cpu, li);
+    }
+    if (kind != MEM_HIT && m->jitter && m->rng)
+        cost += (uint32_t)gsl_rng_uniform_int(m->rng, (unsigned long)m->jitter + 1);
+    *kind_out = kind;
+    *level = kind == MEM_HIT ? lvl : -1;
+    return cost;
+}
+
+int mem_fetch_code_private_hit(mem_t *m, int cpu, maddr_t a)
+{
+    if (!m->hier || !m->p->cache[CACHE_L1I].bytes)
+        return 0;
+    /* in l1i means held: inclusion keeps it in the last level, and a line
+     * that leaves the last level or is invalidated leaves l1i too */
+    return hier_touch_private(m->hier, cpu, CACHE_L1I, a >> m->line_shift);
+}
+
+/* The hierarchy let go of line li for cpu (capacity): cpu no longer holds
+ * it. A dirty line is written back; memory has its words already. */
+static void drop_line(void *ctx, int cpu, uint64_t li)
+{
+    mem_t *m = ctx;
+    line_t *l = &m->lines[li];
+    if (l->owner == cpu) {
+        l->owner = -1;
+        l->dirty = 0;
+    } else if (l->owner < 0 && is_sharer(l, cpu)) {
+        l->sharers[cpu >> 6] &= ~(1ull << (cpu & 63));
+        l->nsharers--;
+    } else {
+        return;
+    }
+    m->evictions[cpu]++;
+    if (m->in_footprint)
+        m->footprint_evictions[cpu]++;
+}
+
+/* cpu's flush let go of line li: it leaves cpu's private levels (emptied
+ * after) and the shared ones that no other CPU there still holds. */
+static void unlevel_flushed(mem_t *m, int cpu, uint64_t li)
+{
+    const line_t *l = &m->lines[li];
+    for (int lv = 0; lv < CACHE_NLEVELS; lv++) {
+        int k;
+        const int *who = hier_members(m->hier, (cache_level_t)lv, cpu, &k);
+        int kept = 0;
+        for (int i = 0; i < k && !kept; i++)
+            kept = who[i] != cpu && (l->owner == who[i] || (l->owner < 0 && is_sharer(l, who[i])));
+        if (k > 1 && !kept)
+            hier_remove_at(m->hier, cpu, (cache_level_t)lv, li);
+    }
 }
 
 void mem_flush(mem_t *m, int cpu)
@@ -385,9 +555,100 @@ void mem_flush(mem_t *m, int cpu)
         } else if (l->owner < 0 && is_sharer(l, cpu)) {
             l->sharers[cpu >> 6] &= ~(1ull << (cpu & 63));
             l->nsharers--;
+        } else {
+            continue;
         }
+        if (m->hier)
+            unlevel_flushed(m, cpu, h->v[i]);
     }
     h->n = 0;
+    if (m->hier)
+        hier_flush_private(m->hier, cpu);
+}
+
+/* --- footprints ------------------------------------------------------------ */
+
+#define FRESH_MASK ((1ull << 40) - 1)
+
+/* Brings lines (plus the fraction carried) of fresh foreign data into cpu. */
+static void fill_fresh(mem_t *m, int cpu, double lines, double *carry)
+{
+    double t = *carry + lines;
+    uint64_t k = (uint64_t)t;
+    *carry = t - (double)k;
+    uint64_t cap = hier_max_lines(m->hier);
+    if (k > cap) { /* beyond the largest level, more lines evict nothing more */
+        m->fresh[cpu] += k - cap;
+        k = cap;
+    }
+    uint64_t base = HIER_FOREIGN | (uint64_t)cpu << 40;
+    m->in_footprint = 1;
+    for (uint64_t i = 0; i < k; i++)
+        hier_access(m->hier, cpu, base | ((m->fresh[cpu] + i) & FRESH_MASK), HIER_DATA);
+    m->in_footprint = 0;
+    m->fresh[cpu] += k;
+}
+
+void mem_footprint_tick(mem_t *m, int cpu)
+{
+    uint64_t n = (uint64_t)(m->p->footprint.tick_lines + 0.5);
+    if (!m->hier || !n)
+        return;
+    m->in_footprint = 1;
+    hier_fill_foreign(m->hier, cpu, HIER_FOREIGN | 1ull << 61 | (uint64_t)cpu << 40, n);
+    m->in_footprint = 0;
+}
+
+void mem_footprint_work(mem_t *m, int cpu, uint64_t cycles)
+{
+    double rate = m->p->footprint.work_per_mcycle;
+    if (m->hier && rate > 0)
+        fill_fresh(m, cpu, (double)cycles * rate / 1e6, &m->work_carry[cpu]);
+}
+
+void mem_footprint_time(mem_t *m, int cpu, uint64_t now)
+{
+    double rate = m->p->footprint.noise_per_mcycle;
+    if (!m->hier || rate <= 0 || now <= m->noise_at[cpu])
+        return;
+    uint64_t dt = now - m->noise_at[cpu];
+    m->noise_at[cpu] = now;
+    fill_fresh(m, cpu, (double)dt * rate / 1e6, &m->noise_carry[cpu]);
+}
+
+int mem_has_levels(const mem_t *m)
+{
+    return m->hier != NULL;
+}
+
+int mem_last_level(const mem_t *m)
+{
+    return m->last_level;
+}
+
+uint32_t mem_spin_hit_cycles(const mem_t *m)
+{
+    return m->hier ? m->lvl_cycles[CACHE_L1D] : m->c_hit;
+}
+
+int mem_spin_exact(const mem_t *m)
+{
+    if (!m->hier)
+        return 1;
+    const platform_t *p = m->p;
+    if (p->footprint.noise_per_mcycle > 0)
+        return 0;
+    for (int l = 0; l < CACHE_NLEVELS; l++)
+        if (p->cache[l].bytes && p->cache[l].scope != SCOPE_CPU)
+            return 0;
+    return 1;
+}
+
+uint64_t mem_evictions(const mem_t *m, int cpu, int footprint_only)
+{
+    if (!m->hier)
+        return 0;
+    return footprint_only ? m->footprint_evictions[cpu] : m->evictions[cpu];
 }
 
 uint64_t mem_count(const mem_t *m, mem_kind_t kind)

@@ -57,8 +57,47 @@ void mem_poke(mem_t *m, maddr_t a, uint64_t v);
  * returns the cost in cycles; *kind (if not NULL) gets what was found. */
 uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind);
 
-/* Empties cpu's cache (dirty lines are written back at no cost to anyone). */
+/* cpu fetches the code line of a through the instruction side. Returns the
+ * cost (0 for an L1I hit, or any hit of infinite caches); *kind gets what
+ * was found (a line in any level cpu reaches is a hit), *level the level of
+ * a hit (-1: none, or no levels). Code fetches are not in mem_count(). */
+uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind, int *level);
+
+/* The fetch of a code line that hits cpu's own (unshared) L1I: costs
+ * nothing and changes nothing another CPU can see, so the simulated machine
+ * takes it without a scheduling step. Returns 1 when it was such a hit (its
+ * LRU updated, as mem_fetch_code would), else 0 (nothing changed). */
+int mem_fetch_code_private_hit(mem_t *m, int cpu, maddr_t a);
+
+/* Empties cpu's cache (dirty lines are written back at no cost to anyone):
+ * every line it holds, in every level, but those that a shared level keeps
+ * for another CPU, and every foreign line of its private levels. */
 void mem_flush(mem_t *m, int cpu);
+
+/* Footprints (platform.h): what other code brings into cpu's caches, by
+ * LRU through every data level, at no cost in cycles. tick: the tick's own
+ * lines (the same each tick); work: fresh lines for `cycles` of plain work;
+ * time: fresh lines for the time since the last call (other software).
+ * No-ops without levels or with a footprint of 0. */
+void mem_footprint_tick(mem_t *m, int cpu);
+void mem_footprint_work(mem_t *m, int cpu, uint64_t cycles);
+void mem_footprint_time(mem_t *m, int cpu, uint64_t now);
+
+/* Does the platform have cache levels? The level (cache_level_t) of the last
+ * mem_access's hit, -1 when it was no hit or there are no levels. */
+int mem_has_levels(const mem_t *m);
+int mem_last_level(const mem_t *m);
+
+/* What one spin-loop read of a held line costs (the first level's latency,
+ * or hit_cycles), and whether the spin fast-forward may skip such reads:
+ * not when a shared level or the noise footprint can evict the line while
+ * the CPU spins. */
+uint32_t mem_spin_hit_cycles(const mem_t *m);
+int mem_spin_exact(const mem_t *m);
+
+/* Lines cpu lost by capacity since creation (footprint_only: those evicted
+ * while a footprint came in); 0 without levels. */
+uint64_t mem_evictions(const mem_t *m, int cpu, int footprint_only);
 
 /* Adds a uniform draw in [0, max_cycles] to every access that is not a hit;
  * the draws come from a generator seeded with seed. */

@@ -31,6 +31,26 @@ typedef struct {
     double insn_cycles;         /* optional (0): plain instructions per access */
 } mem_costs_t;
 
+/* The cache levels a platform may describe (props NAME_bytes, NAME_ways,
+ * NAME_cycles, NAME_scope with NAME = l1i, l1d, l2, l3). A level is present
+ * when bytes > 0. Every level uses the coherence line (line_bytes). */
+typedef enum { CACHE_L1I, CACHE_L1D, CACHE_L2, CACHE_L3, CACHE_NLEVELS } cache_level_t;
+typedef enum { SCOPE_CPU, SCOPE_NODE, SCOPE_PACKAGE } cache_scope_t;
+
+typedef struct {
+    uint64_t bytes; /* 0: the platform has no such level */
+    int ways;
+    double cycles; /* load-to-use latency of a hit */
+    cache_scope_t scope;
+} platform_cache_t;
+
+/* What fills the caches between calls (all 0 by default); see mem.h. */
+typedef struct {
+    double tick_lines;       /* tick_footprint_lines: per tick, the same lines each tick */
+    double work_per_mcycle;  /* work_lines_per_mcycle: fresh lines per 10^6 cycles of cpu_work */
+    double noise_per_mcycle; /* noise_lines_per_mcycle: fresh lines per 10^6 cycles of time */
+} platform_footprint_t;
+
 typedef struct {
     char *name;     /* prop id, e.g. "mem_local_cycles", or "link.exit" */
     char *value;    /* textual value as resolved (file or override) */
@@ -56,6 +76,12 @@ typedef struct {
     double clock_mhz;
     int line_bytes;
     mem_costs_t costs;
+    platform_cache_t cache[CACHE_NLEVELS]; /* all bytes 0: infinite caches, as before */
+    int ncache_levels;                     /* levels present */
+    int l1d_write_through; /* stores are served by l2 (Itanium 2: l1d caches integer loads) */
+    int *cpu_package;      /* [ncpus] host prop "package", else the node */
+    int text_node;         /* kernel text's home (prop text_node, default 0) */
+    platform_footprint_t footprint;
     int nparams;
     platform_param_t *params; /* every zone prop and link class, resolved */
     int nlinks;
@@ -75,6 +101,14 @@ typedef struct {
  * before validation; an override naming nothing in the file is an error. */
 platform_t *platform_read(const char *path, const platform_override_t *ov, int nov, err_t *e);
 void platform_free(platform_t *p);
+
+/* The name of a cache level ("l1i", "l1d", "l2", "l3") and of a scope. */
+const char *platform_cache_name(cache_level_t l);
+const char *platform_scope_name(cache_scope_t s);
+
+/* The size in bytes of kernel code unit NAME (prop code_NAME_bytes), 0 when
+ * the platform gives none (its code is then not fetched). */
+uint64_t platform_code_bytes(const platform_t *p, const char *unit);
 
 /* Looks up a resolved parameter by name; NULL if absent. */
 const platform_param_t *platform_param(const platform_t *p, const char *name);

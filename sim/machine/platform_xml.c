@@ -127,7 +127,9 @@ static void read_host(platform_t *p, const xmlNode *n, const char *path, err_t *
     char *speed = attr(n, "speed");
     int pline = line;
     char *node = child_prop(n, "numa_node", &pline);
-    long v;
+    int kline = line;
+    char *pkg = child_prop(n, "package", &kline);
+    long v, pk = -1;
     if (!id)
         *failed = err_set(e, path, line, "host without an id");
     else if (!speed || strcmp(speed, "1f") != 0)
@@ -139,16 +141,23 @@ static void read_host(platform_t *p, const xmlNode *n, const char *path, err_t *
         *failed = err_set(e, path, pline,
                           "host '%s': property 'numa_node' must be a whole number >= 0, not '%s'",
                           id, node);
+    else if (pkg && (err_parse_long(pkg, &pk) < 0 || pk < 0 || pk > 1000000))
+        *failed =
+            err_set(e, path, kline,
+                    "host '%s': property 'package' must be a whole number >= 0, not '%s'", id, pkg);
     if (!*failed) {
         p->cpu_host = xrealloc(p->cpu_host, sizeof(char *) * (size_t)(p->ncpus + 1));
         p->cpu_node = xrealloc(p->cpu_node, sizeof(int) * (size_t)(p->ncpus + 1));
+        p->cpu_package = xrealloc(p->cpu_package, sizeof(int) * (size_t)(p->ncpus + 1));
         p->cpu_host[p->ncpus] = xstrdup(id);
         p->cpu_node[p->ncpus] = (int)v;
+        p->cpu_package[p->ncpus] = pkg ? (int)pk : -1; /* -1: the node's, set below */
         p->ncpus++;
     }
     free(id);
     free(speed);
     free(node);
+    free(pkg);
 }
 
 static void read_link(platform_t *p, const xmlNode *n, const char *path, err_t *e, int *failed)
@@ -432,6 +441,9 @@ static int check_cpus(platform_t *p, err_t *e)
         if (p->node_first_cpu[n] < 0)
             return err_set(e, p->path, 0, "NUMA node %d has no CPU (nodes must be 0..%d)", n,
                            p->nnodes - 1);
+    for (int i = 0; i < p->ncpus; i++)
+        if (p->cpu_package[i] < 0)
+            p->cpu_package[i] = p->cpu_node[i];
     return 0;
 }
 
@@ -505,6 +517,8 @@ platform_t *platform_read(const char *path, const platform_override_t *ov, int n
     if (!failed)
         failed = check_cpus(p, e);
     if (!failed)
+        failed = platform_check_caches(p, e);
+    if (!failed)
         failed = mark_tunable(p, e);
     if (!failed)
         failed = platform_check_simgrid(doc, doctype, path, e);
@@ -532,6 +546,7 @@ void platform_free(platform_t *p)
     }
     free(p->cpu_host);
     free(p->cpu_node);
+    free(p->cpu_package);
     free(p->node_first_cpu);
     free(p->params);
     free(p->links);

@@ -4,6 +4,7 @@
 #define NUMASIM_PLATFORM_XML_INTERNAL_H
 
 #include "err.h"
+#include "platform.h"
 
 #include <libxml/tree.h>
 #include <stdlib.h>
@@ -51,5 +52,10 @@ static inline char *attr(const xmlNode *n, const char *name)
  * SimGrid without an abort. doctype: the file declared SimGrid's DOCTYPE.
  * Returns 0, or -1 with e ("PATH:LINE: message"). */
 int platform_check_simgrid(const xmlDoc *doc, int doctype, const char *path, err_t *e);
+
+/* Reads and checks the optional cache, code and footprint properties into
+ * p (platform_caches.c), after the required ones and the CPUs. Returns 0,
+ * or -1 with e. */
+int platform_check_caches(platform_t *p, err_t *e);
 
 #endif

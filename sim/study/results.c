@@ -11,7 +11,9 @@ const char *const results_header =
     "sweep_key,sweep_value,sim_cycles,accesses,"
     "hits,upgrades,miss_local,miss_remote,c2c_node,c2c_remote,hits_cycles,upgrades_cycles,"
     "miss_local_cycles,miss_remote_cycles,c2c_node_cycles,c2c_remote_cycles,relax_cycles,"
-    "work_cycles,ticks,tick_cycles";
+    "work_cycles,ticks,tick_cycles,"
+    "hit_l1,hit_l2,hit_l3,code_lines,code_misses,code_remote,code_cycles,evictions,"
+    "footprint_evictions";
 
 void results_stats(result_row_t *row, uint64_t *cycles, size_t n)
 {
@@ -51,19 +53,17 @@ void results_print_row(FILE *f, const result_row_t *r)
         fprintf(f, ",%.2f", (double)a->n[k] / n);
     for (int k = 0; k < MEM_NKINDS; k++)
         fprintf(f, ",%.2f", (double)a->cycles[k] / n);
-    fprintf(f, ",%.2f,%.2f,%.2f,%.2f\n", (double)a->relax_cycles / n, (double)a->work_cycles / n,
+    fprintf(f, ",%.2f,%.2f,%.2f,%.2f", (double)a->relax_cycles / n, (double)a->work_cycles / n,
             (double)a->ticks / n, (double)a->tick_cycles / n);
+    /* appended with the cache levels */
+    for (int k = 0; k < 3; k++)
+        fprintf(f, ",%.2f", (double)a->hit_level[k] / n);
+    fprintf(f, ",%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", (double)a->code_lines / n,
+            (double)a->code_misses / n, (double)a->code_remote / n, (double)a->code_cycles / n,
+            (double)a->evictions / n, (double)a->footprint_evictions / n);
 }
 
 void results_add_anatomy(result_row_t *row, const cpu_anatomy_t *a)
 {
-    cpu_anatomy_t *s = &row->anatomy;
-    for (int k = 0; k < MEM_NKINDS; k++) {
-        s->n[k] += a->n[k];
-        s->cycles[k] += a->cycles[k];
-    }
-    s->relax_cycles += a->relax_cycles;
-    s->work_cycles += a->work_cycles;
-    s->ticks += a->ticks;
-    s->tick_cycles += a->tick_cycles;
+    cpu_anatomy_accumulate(&row->anatomy, NULL, a);
 }

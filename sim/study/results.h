@@ -22,9 +22,12 @@ typedef struct {
 } result_row_t;
 
 /* The fixed columns, in order, then the anatomy columns: the mean per call
- * of each access kind (count, then cycles), relax_cycles, work_cycles (the
- * six kinds' cycles, relax and work add up to mean_cycles), ticks and
- * tick_cycles (the part of the call spent in ticks, already counted). */
+ * of each access kind (count, then cycles), relax_cycles, work_cycles, ticks
+ * and tick_cycles (the part of the call spent in ticks, already counted);
+ * then, appended with the cache levels: hits by level (hit_l1..hit_l3, in
+ * hits already), code_lines, code_misses, code_remote, code_cycles,
+ * evictions, footprint_evictions. The six kinds' cycles, relax, work and
+ * code_cycles add up to mean_cycles. */
 extern const char *const results_header;
 
 /* Fills the statistics of row from n cycle counts (sorted in place). */

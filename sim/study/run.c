@@ -198,19 +198,6 @@ static void wait_fn_starts(cpu_t *c, ctx_t *x, uint64_t starts)
 
 /* --- the caller --- */
 
-/* sum += b - a, field by field. */
-static void anatomy_add(cpu_anatomy_t *sum, const cpu_anatomy_t *a, const cpu_anatomy_t *b)
-{
-    for (int k = 0; k < MEM_NKINDS; k++) {
-        sum->n[k] += b->n[k] - a->n[k];
-        sum->cycles[k] += b->cycles[k] - a->cycles[k];
-    }
-    sum->relax_cycles += b->relax_cycles - a->relax_cycles;
-    sum->work_cycles += b->work_cycles - a->work_cycles;
-    sum->ticks += b->ticks - a->ticks;
-    sum->tick_cycles += b->tick_cycles - a->tick_cycles;
-}
-
 static uint64_t uniform(cpu_t *c, uint64_t span)
 {
     return span ? gsl_rng_uniform_int(cpu_rng(c), (unsigned long)span + 1) : 0;
@@ -317,7 +304,7 @@ static void caller_program(cpu_t *c, void *arg)
         cpu_progress(c);
         if (k >= s->warmup_calls) {
             r->cycles[r->ncalls++] = t1 - t0 > overhead ? t1 - t0 - overhead : 0;
-            anatomy_add(&r->anatomy, &a0, &a1);
+            cpu_anatomy_accumulate(&r->anatomy, &a0, &a1);
         }
     }
     r->sim_cycles = cpu_now(c);

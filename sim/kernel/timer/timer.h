@@ -110,6 +110,29 @@ int timer_pending(cpu_t *c, tcore_t *tc, maddr_t t);
 int try_to_del_timer_sync(cpu_t *c, tcore_t *tc, maddr_t t);
 uint64_t read_jiffies(cpu_t *c, tcore_t *tc);
 
+/* Kernel code units: each is a region of kernel text whose size the
+ * platform gives (prop code_NAME_bytes, NAME as in tcore_code_name); running
+ * one fetches its lines through the CPU's instruction side (cpu_exec). A
+ * strategy's unit is its own body; the functions it calls fetch their own. */
+typedef enum {
+    KCODE_TICK,       /* tick: interrupt entry/exit, do_timer, update_process_times */
+    KCODE_RUN_TIMERS, /* run_timer_softirq with __run_timers */
+    KCODE_MOD_TIMER,  /* __mod_timer with internal_add_timer */
+    KCODE_DEL_TIMER,
+    KCODE_TRY_TO_DEL_TIMER_SYNC,
+    KCODE_DTS_SCAN, /* del_timer_sync, one unit per strategy */
+    KCODE_DTS_LAST_RUNNING,
+    KCODE_DTS_SINGLESHOT,
+    KCODE_DTS_NAIVE,
+    KCODE_DTS_SHORTCUT,
+    KCODE_DTS_BASE_TRACKING,
+    KCODE_N
+} kcode_t;
+
+const char *tcore_code_name(kcode_t unit);
+/* c runs code unit `unit` (no cost where the platform gives it no size). */
+void tcore_exec(cpu_t *c, tcore_t *tc, kcode_t unit);
+
 /* Cost-free views for the simulator and the oracle. */
 int timer_is_pending_now(const tcore_t *tc, maddr_t t);
 uint64_t tcore_jiffies_now(const tcore_t *tc);

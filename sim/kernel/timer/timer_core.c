@@ -33,10 +33,35 @@ static void init_base(machine_t *m, maddr_t b)
     }
 }
 
+static const char *const kCodeNames[KCODE_N] = {
+    "tick",
+    "run_timers",
+    "mod_timer",
+    "del_timer",
+    "try_to_del_timer_sync",
+    "del_timer_sync_scan",
+    "del_timer_sync_last_running",
+    "del_singleshot_timer_sync",
+    "del_timer_sync_naive",
+    "del_timer_sync_shortcut",
+    "del_timer_sync_base_tracking",
+};
+
+const char *tcore_code_name(kcode_t unit)
+{
+    return unit < KCODE_N ? kCodeNames[unit] : "?";
+}
+
+void tcore_exec(cpu_t *c, tcore_t *tc, kcode_t unit)
+{
+    cpu_exec(c, tc->code[unit]);
+}
+
 static void tick(cpu_t *c, void *arg)
 {
     tcore_t *tc = arg;
     int id = cpu_id(c);
+    tcore_exec(c, tc, KCODE_TICK);
     if (id == tc->timekeeper)
         cpu_fetch_add(c, tc->jiffies, 1); /* do_timer; interrupts are off */
     if (tc->in_softirq[id]) {
@@ -47,6 +72,7 @@ static void tick(cpu_t *c, void *arg)
     }
     tc->in_softirq[id] = 1;
     cpu_irq_enable(c);
+    tcore_exec(c, tc, KCODE_RUN_TIMERS);
     maddr_t b = tc->base[id];
     /* __do_softirq restarts at most MAX_SOFTIRQ_RESTART (10) times, then
      * leaves the rest to ksoftirqd: here, to this CPU's next tick. */
@@ -87,6 +113,8 @@ tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running, uin
         tc->stack[i] = machine_alloc(tc->m, p->cpu_node[i], 16);
     }
     tc->jiffies = machine_alloc(tc->m, p->cpu_node[timekeeper_cpu], 8);
+    for (int u = 0; u < KCODE_N; u++)
+        tc->code[u] = machine_code(m, kCodeNames[u]);
     machine_set_tick(m, period_cycles, period_cycles, tick, tc);
     return tc;
 }

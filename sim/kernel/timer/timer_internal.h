@@ -28,6 +28,7 @@ struct tcore {
     int nfns;
     tcore_observer_t obs;
     void *obs_ctx;
+    int code[KCODE_N]; /* machine_code handles */
 };
 
 /* Events happen at c's current cycle: let every CPU catch up first, so that

@@ -167,7 +167,7 @@ static int del_tracking(cpu_t *c, tcore_t *tc, maddr_t t)
 
 int try_to_del_timer_sync(cpu_t *c, tcore_t *tc, maddr_t t)
 {
-    (void)tc;
+    tcore_exec(c, tc, KCODE_TRY_TO_DEL_TIMER_SYNC);
     int ret = -1;
     maddr_t b = lock_timer_base(c, t);
     if (cpu_read(c, b + BASE_RUNNING_TIMER) != t) {
@@ -185,6 +185,7 @@ int try_to_del_timer_sync(cpu_t *c, tcore_t *tc, maddr_t t)
 
 int mod_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
 {
+    tcore_exec(c, tc, KCODE_MOD_TIMER);
     if (tc->design == TIMER_CLASSIC)
         check_timer(c, tc, t);
     /* Fast path: already pending with the same expiry. */
@@ -200,6 +201,7 @@ int mod_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
  * path, without mod_timer's same-expiry fast path. */
 void add_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
 {
+    tcore_exec(c, tc, KCODE_MOD_TIMER);
     if (is_pending(c, tc, t))
         tcore_emit(tc, TEV_BUG, c, t); /* BUG_ON(timer_pending) */
     if (tc->design == TIMER_CLASSIC) {
@@ -213,6 +215,7 @@ void add_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
 
 int del_timer(cpu_t *c, tcore_t *tc, maddr_t t)
 {
+    tcore_exec(c, tc, KCODE_DEL_TIMER);
     int ret = tc->design == TIMER_CLASSIC ? del_classic(c, tc, t) : del_tracking(c, tc, t);
     if (ret)
         tcore_emit(tc, TEV_DEQUEUED, c, t);

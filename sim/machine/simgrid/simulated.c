@@ -33,6 +33,7 @@
 #include <simgrid/semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <xbt/log.h>
 
 XBT_LOG_EXTERNAL_CATEGORY(numasim);
@@ -124,6 +125,8 @@ static void take_tick(cpu_t *c)
     c->next_tick += m->tick_period;
     c->in_irq++;
     c->irq_off++;
+    if (m->levels)
+        mem_footprint_tick(m->mem, c->id);
     sim_state_push(c, "tick");
     m->tick_fn(c, m->tick_arg);
     sim_state_pop(c);
@@ -180,9 +183,17 @@ static void wake_watchers(machine_t *m, cpu_t *w, uint64_t line, uint64_t start)
 static void pay(cpu_t *c, maddr_t a, mem_op_t op)
 {
     mem_kind_t kind;
-    uint32_t cost = mem_access(c->m->mem, c->id, a, op, &kind);
+    mem_t *mem = c->m->mem;
+    if (c->m->noise)
+        mem_footprint_time(mem, c->id, c->now);
+    uint32_t cost = mem_access(mem, c->id, a, op, &kind);
     c->an.n[kind]++;
     c->an.cycles[kind] += cost;
+    if (c->m->levels) {
+        int lv = mem_last_level(mem);
+        if (lv >= CACHE_L1D)
+            c->an.hit_level[lv - CACHE_L1D]++;
+    }
     if (c->m->paje)
         paje_miss(c->m->paje, c->id, c->now, kind, cost);
     c->now += cost;
@@ -240,6 +251,64 @@ static uint64_t sim_fetch_add(cpu_t *c, maddr_t a, uint64_t d)
     return old;
 }
 
+static void sim_work(cpu_t *c, uint64_t cycles);
+
+/* cpu_work: plain work, which brings its footprint into the caches. */
+static void sim_work_api(cpu_t *c, uint64_t cycles)
+{
+    if (c->m->levels)
+        mem_footprint_work(c->m->mem, c->id, cycles);
+    sim_work(c, cycles);
+}
+
+/* cpu_exec: every line of the unit is fetched, each a step of its own (a
+ * fetch changes shared state: who holds the line, a shared level's LRU). */
+static void sim_exec(cpu_t *c, int code)
+{
+    machine_t *m = c->m;
+    if (code < 0 || code >= m->ncode)
+        return;
+    maddr_t a = m->code[code].addr;
+    int line = m->p->line_bytes;
+    for (uint64_t i = 0; i < m->code[code].lines; i++, a += (maddr_t)line) {
+        if (mem_fetch_code_private_hit(m->mem, c->id, a)) { /* free and private: no step */
+            c->an.code_lines++;
+            continue;
+        }
+        poll_irq(c);
+        sync_step(c);
+        if (m->noise)
+            mem_footprint_time(m->mem, c->id, c->now);
+        mem_kind_t kind;
+        int lv;
+        uint32_t cost = mem_fetch_code(m->mem, c->id, a, &kind, &lv);
+        c->an.code_lines++;
+        c->an.code_misses += lv != CACHE_L1I && (lv >= 0 || kind != MEM_HIT);
+        c->an.code_remote += kind == MEM_MISS_REMOTE || kind == MEM_C2C_REMOTE;
+        c->an.code_cycles += cost;
+        if (m->paje && kind != MEM_HIT)
+            paje_miss(m->paje, c->id, c->now, kind, cost);
+        c->now += cost;
+    }
+}
+
+/* machine_code: the unit's lines, laid out in text_node's memory once. */
+static int sim_code(machine_t *m, const char *unit)
+{
+    for (int i = 0; i < m->ncode; i++)
+        if (strcmp(m->code[i].unit, unit) == 0)
+            return m->code[i].lines ? i : -1;
+    uint64_t bytes = platform_code_bytes(m->p, unit);
+    m->code = realloc(m->code, sizeof *m->code * (size_t)(m->ncode + 1));
+    if (!m->code)
+        abort();
+    sim_code_t *k = &m->code[m->ncode];
+    snprintf(k->unit, sizeof k->unit, "%s", unit);
+    k->lines = (bytes + (uint64_t)m->p->line_bytes - 1) / (uint64_t)m->p->line_bytes;
+    k->addr = k->lines ? mem_alloc(m->mem, m->p->text_node, bytes) : 0;
+    return k->lines ? m->ncode++ : (m->ncode++, -1);
+}
+
 static void sim_work(cpu_t *c, uint64_t cycles)
 {
     while (cycles) {
@@ -265,8 +334,7 @@ static void sim_work(cpu_t *c, uint64_t cycles)
 static void fast_forward(cpu_t *c, maddr_t a)
 {
     machine_t *m = c->m;
-    uint64_t iter =
-        (uint64_t)(m->p->costs.hit_cycles + 0.5) + (uint64_t)(m->p->costs.relax_cycles + 0.5);
+    uint64_t iter = mem_spin_hit_cycles(m->mem) + (uint64_t)(m->p->costs.relax_cycles + 0.5);
     if (iter == 0)
         return;
     uint64_t t0 = c->now, wake = UINT64_MAX;
@@ -320,7 +388,8 @@ static uint64_t sim_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v)
             return x;
         }
         sim_relax(c);
-        if (!c->m->always_yield && mem_holds(c->m->mem, c->id, a) && !tick_due(c, c->now))
+        if (!c->m->always_yield && c->m->spin_exact && mem_holds(c->m->mem, c->id, a) &&
+            !tick_due(c, c->now))
             fast_forward(c, a);
     }
 }
@@ -392,6 +461,8 @@ static uint64_t sim_next_tick(const cpu_t *c)
 static void sim_anatomy(const cpu_t *c, cpu_anatomy_t *out)
 {
     *out = c->an;
+    out->evictions = mem_evictions(c->m->mem, c->id, 0);
+    out->footprint_evictions = mem_evictions(c->m->mem, c->id, 1);
 }
 
 static void sim_state_push(cpu_t *c, const char *name)
@@ -557,7 +628,8 @@ const machine_ops_t sim_ops = {
     .xchg = sim_xchg,
     .cmpxchg = sim_cmpxchg,
     .fetch_add = sim_fetch_add,
-    .work = sim_work,
+    .work = sim_work_api,
+    .exec = sim_exec,
     .relax = sim_relax,
     .spin_while_eq = sim_spin_while_eq,
     .idle_until = sim_idle_until,
@@ -597,6 +669,7 @@ const machine_ops_t sim_ops = {
     .home = sim_home,
     .freed_writes = sim_freed_writes,
     .set_jitter = sim_set_jitter,
+    .code = sim_code,
 };
 
 void sim_cpu_main(int argc, char **argv)

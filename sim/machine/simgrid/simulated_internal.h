@@ -27,6 +27,13 @@ struct cpu {
     cpu_anatomy_t an;
 };
 
+/* A code unit of machine_code: its lines in text_node's memory. */
+typedef struct {
+    char unit[64];
+    maddr_t addr;
+    uint64_t lines; /* 0: the platform gives it no code */
+} sim_code_t;
+
 struct machine {
     const machine_ops_t *ops; /* first: see machine_backend.h */
     platform_t *p;
@@ -50,6 +57,12 @@ struct machine {
     int *watchers; /* CPUs in cpu_spin_while_eq's fast-forward */
     paje_t *paje;  /* NULL unless a Paje trace is written */
     int ended;     /* CPUs whose actor is done */
+    /* the cache levels' mechanisms, when the platform has them */
+    int levels;     /* mem_has_levels() */
+    int noise;      /* a noise footprint: mem_footprint_time at every step */
+    int spin_exact; /* mem_spin_exact(): the spin fast-forward may skip hits */
+    sim_code_t *code;
+    int ncode;
 };
 
 /* The operations of a simulated CPU and machine (simulated.c); machine_run

@@ -51,6 +51,9 @@ static void boot_main(int argc, char **argv)
         return;
     }
     m->mem = mem_create(m->p);
+    m->levels = mem_has_levels(m->mem);
+    m->noise = m->levels && m->p->footprint.noise_per_mcycle > 0;
+    m->spin_exact = mem_spin_exact(m->mem);
     if (m->hooks && m->hooks->setup)
         m->hooks->setup(m, m->hooks->arg);
     for (int i = 0; i < m->n; i++) {
@@ -117,6 +120,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     free(m->watchers);
     paje_destroy(m->paje);
     mem_destroy(m->mem);
+    free(m->code);
     free(m->cpus);
     free(m->heap);
     free(m->pos);

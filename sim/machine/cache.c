@@ -1,0 +1,354 @@
+/* cache: set-associative LRU caches in an inclusive hierarchy. Theory of
+ * operation.
+ *
+ * Each level (l1i, l1d, l2, l3, as the platform has them) has one instance
+ * per scope group: per CPU, per NUMA node or per package. An instance is
+ * nsets sets of `ways` tags, each set kept in recency order, most recent
+ * first, so that a hit moves its tag to the front and a fill drops the last
+ * one (true LRU). Sets are allocated on first use: a 4096-CPU machine with
+ * 3 MB caches per CPU touches a few hundred lines per CPU, not 24,576.
+ *
+ *   side  path (top-down)       a hit at level k      a miss everywhere
+ *   data  l1d, l2, l3           LRU update at k,      fill every level,
+ *   code  l1i, l2, l3           fill the levels       last level first
+ *                               above k
+ *
+ * Inclusion: a line is filled bottom-up, and a line leaving level k (LRU
+ * victim) leaves every level above k of the CPUs that share k's instance;
+ * leaving the last level, it is lost to them (drop callback). So a line a
+ * CPU holds in any level is in its last level, which is where the coherence
+ * model (mem.c) looks when it asks whether the CPU holds it.
+ */
+#include "cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    uint64_t **set; /* [nsets]: `ways` tags, most recent first, 0 = empty; NULL until used */
+} inst_t;
+
+typedef struct {
+    int present;
+    uint32_t nsets, ways, cycles;
+    int ninst;
+    inst_t *inst; /* [ninst] */
+    int *inst_of; /* [ncpus] */
+    int *members; /* CPUs by instance: members[first[i] .. first[i+1]) */
+    int *first;   /* [ninst + 1] */
+} level_t;
+
+struct hier {
+    const platform_t *p;
+    int ncpus;
+    level_t lv[CACHE_NLEVELS];
+    int path[2][CACHE_NLEVELS]; /* [side]: levels top-down */
+    int npath[2];
+    int last;
+    uint64_t max_lines;
+    hier_drop_fn drop;
+    void *ctx;
+};
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+static int group_of(const platform_t *p, cache_scope_t s, int cpu)
+{
+    switch (s) {
+    case SCOPE_CPU:
+        return cpu;
+    case SCOPE_NODE:
+        return p->cpu_node[cpu];
+    default:
+        return p->cpu_package ? p->cpu_package[cpu] : p->cpu_node[cpu];
+    }
+}
+
+static void level_init(level_t *L, const platform_t *p, const platform_cache_t *c)
+{
+    int n = p->ncpus;
+    L->present = 1;
+    L->ways = (uint32_t)c->ways;
+    L->nsets = (uint32_t)(c->bytes / (uint64_t)p->line_bytes / (uint64_t)c->ways);
+    L->cycles = (uint32_t)(c->cycles + 0.5);
+    /* number the groups in order of first appearance */
+    int maxg = 0;
+    for (int i = 0; i < n; i++) {
+        int g = group_of(p, c->scope, i);
+        maxg = g > maxg ? g : maxg;
+    }
+    int *map = xcalloc((size_t)maxg + 1, sizeof *map);
+    for (int g = 0; g <= maxg; g++)
+        map[g] = -1;
+    L->inst_of = xcalloc((size_t)n, sizeof *L->inst_of);
+    for (int i = 0; i < n; i++) {
+        int g = group_of(p, c->scope, i);
+        if (map[g] < 0)
+            map[g] = L->ninst++;
+        L->inst_of[i] = map[g];
+    }
+    free(map);
+    L->inst = xcalloc((size_t)L->ninst, sizeof *L->inst);
+    L->first = xcalloc((size_t)L->ninst + 1, sizeof *L->first);
+    L->members = xcalloc((size_t)n, sizeof *L->members);
+    for (int i = 0; i < n; i++)
+        L->first[L->inst_of[i] + 1]++;
+    for (int k = 0; k < L->ninst; k++)
+        L->first[k + 1] += L->first[k];
+    int *fill = xcalloc((size_t)L->ninst, sizeof *fill);
+    for (int i = 0; i < n; i++) {
+        int k = L->inst_of[i];
+        L->members[L->first[k] + fill[k]++] = i;
+    }
+    free(fill);
+}
+
+hier_t *hier_create(const platform_t *p, hier_drop_fn drop, void *ctx)
+{
+    if (p->ncache_levels == 0)
+        return NULL;
+    hier_t *h = xcalloc(1, sizeof *h);
+    h->p = p;
+    h->ncpus = p->ncpus;
+    h->drop = drop;
+    h->ctx = ctx;
+    for (int l = 0; l < CACHE_NLEVELS; l++)
+        if (p->cache[l].bytes)
+            level_init(&h->lv[l], p, &p->cache[l]);
+    for (int side = 0; side < 2; side++) {
+        int top = side == HIER_DATA ? CACHE_L1D : CACHE_L1I;
+        if (h->lv[top].present)
+            h->path[side][h->npath[side]++] = top;
+        for (int l = CACHE_L2; l < CACHE_NLEVELS; l++)
+            if (h->lv[l].present)
+                h->path[side][h->npath[side]++] = l;
+    }
+    h->last = h->path[HIER_DATA][h->npath[HIER_DATA] - 1];
+    for (int k = 0; k < h->npath[HIER_DATA]; k++) {
+        const level_t *L = &h->lv[h->path[HIER_DATA][k]];
+        uint64_t lines = (uint64_t)L->nsets * L->ways;
+        h->max_lines = lines > h->max_lines ? lines : h->max_lines;
+    }
+    return h;
+}
+
+void hier_destroy(hier_t *h)
+{
+    if (!h)
+        return;
+    for (int l = 0; l < CACHE_NLEVELS; l++) {
+        level_t *L = &h->lv[l];
+        if (!L->present)
+            continue;
+        for (int k = 0; k < L->ninst; k++) {
+            if (L->inst[k].set)
+                for (uint32_t s = 0; s < L->nsets; s++)
+                    free(L->inst[k].set[s]);
+            free(L->inst[k].set);
+        }
+        free(L->inst);
+        free(L->inst_of);
+        free(L->members);
+        free(L->first);
+    }
+    free(h);
+}
+
+/* --- one set ------------------------------------------------------------ */
+
+/* The set of tag in instance k of L; allocated when create is set, else
+ * NULL when never used. */
+static uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
+{
+    inst_t *I = &L->inst[k];
+    if (!I->set) {
+        if (!create)
+            return NULL;
+        I->set = xcalloc(L->nsets, sizeof *I->set);
+    }
+    uint64_t **s = &I->set[tag % L->nsets];
+    if (!*s && create)
+        *s = xcalloc(L->ways, sizeof **s);
+    return *s;
+}
+
+static int set_find(const uint64_t *s, uint32_t ways, uint64_t tag)
+{
+    for (uint32_t i = 0; i < ways && s[i]; i++)
+        if (s[i] == tag)
+            return (int)i;
+    return -1;
+}
+
+static void set_to_front(uint64_t *s, int i)
+{
+    uint64_t t = s[i];
+    memmove(s + 1, s, sizeof *s * (size_t)i);
+    s[0] = t;
+}
+
+/* Puts tag first; returns the tag that fell out of the set, or 0. */
+static uint64_t set_insert(uint64_t *s, uint32_t ways, uint64_t tag)
+{
+    uint64_t victim = s[ways - 1];
+    memmove(s + 1, s, sizeof *s * (ways - 1));
+    s[0] = tag;
+    return victim;
+}
+
+static int set_remove(uint64_t *s, uint32_t ways, uint64_t tag)
+{
+    int i = s ? set_find(s, ways, tag) : -1;
+    if (i < 0)
+        return 0;
+    memmove(s + i, s + i + 1, sizeof *s * (ways - 1 - (uint32_t)i));
+    s[ways - 1] = 0;
+    return 1;
+}
+
+/* --- the hierarchy -------------------------------------------------------- */
+
+/* The victim v left instance k of level l: it leaves the levels above l of
+ * the CPUs sharing k, and, from the last level, their coherence copies. */
+static void evicted(hier_t *h, int l, int k, uint64_t v)
+{
+    const level_t *L = &h->lv[l];
+    for (int m = L->first[k]; m < L->first[k + 1]; m++) {
+        int cpu = L->members[m];
+        for (int u = 0; u < l && l >= CACHE_L2; u++)
+            if (h->lv[u].present)
+                hier_remove_at(h, cpu, (cache_level_t)u, v);
+        if (l == h->last && !(v & HIER_FOREIGN) && h->drop)
+            h->drop(h->ctx, cpu, v);
+    }
+}
+
+/* Fills tag into cpu's instance of level l (absent there). */
+static void fill(hier_t *h, int cpu, int l, uint64_t tag)
+{
+    level_t *L = &h->lv[l];
+    int k = L->inst_of[cpu];
+    uint64_t *s = set_of(L, k, tag, 1);
+    int i = set_find(s, L->ways, tag);
+    if (i >= 0) { /* a neighbour brought it into a shared level */
+        set_to_front(s, i);
+        return;
+    }
+    uint64_t v = set_insert(s, L->ways, tag);
+    if (v)
+        evicted(h, l, k, v);
+}
+
+int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
+{
+    const int *path = h->path[side];
+    int n = h->npath[side], found = -1, k;
+    for (k = 0; k < n; k++) {
+        level_t *L = &h->lv[path[k]];
+        uint64_t *s = set_of(L, L->inst_of[cpu], tag, 0);
+        int i = s ? set_find(s, L->ways, tag) : -1;
+        if (i >= 0) {
+            set_to_front(s, i);
+            found = path[k];
+            break;
+        }
+    }
+    for (int j = k - 1; j >= 0; j--)
+        fill(h, cpu, path[j], tag);
+    return found;
+}
+
+int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
+{
+    level_t *L = &h->lv[l];
+    if (!L->present)
+        return 0;
+    int k = L->inst_of[cpu];
+    if (L->first[k + 1] - L->first[k] != 1)
+        return 0;
+    uint64_t *s = set_of(L, k, tag, 0);
+    int i = s ? set_find(s, L->ways, tag) : -1;
+    if (i < 0)
+        return 0;
+    set_to_front(s, i);
+    return 1;
+}
+
+void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
+{
+    level_t *L = &h->lv[l];
+    set_remove(set_of(L, L->inst_of[cpu], tag, 0), L->ways, tag);
+}
+
+void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep)
+{
+    for (int l = 0; l < CACHE_NLEVELS; l++) {
+        const level_t *L = &h->lv[l];
+        if (!L->present || (keep >= 0 && L->inst_of[cpu] == L->inst_of[keep]))
+            continue;
+        hier_remove_at(h, cpu, (cache_level_t)l, tag);
+    }
+}
+
+const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n)
+{
+    const level_t *L = &h->lv[l];
+    if (!L->present) {
+        *n = 0;
+        return NULL;
+    }
+    int k = L->inst_of[cpu];
+    *n = L->first[k + 1] - L->first[k];
+    return L->members + L->first[k];
+}
+
+void hier_flush_private(hier_t *h, int cpu)
+{
+    for (int l = 0; l < CACHE_NLEVELS; l++) {
+        level_t *L = &h->lv[l];
+        int k = L->present ? L->inst_of[cpu] : 0;
+        if (!L->present || L->first[k + 1] - L->first[k] > 1 || !L->inst[k].set)
+            continue;
+        for (uint32_t s = 0; s < L->nsets; s++)
+            if (L->inst[k].set[s])
+                memset(L->inst[k].set[s], 0, sizeof(uint64_t) * L->ways);
+    }
+}
+
+void hier_fill_foreign(hier_t *h, int cpu, uint64_t first, uint64_t n)
+{
+    if (n > h->max_lines)
+        n = h->max_lines;
+    for (uint64_t i = 0; i < n; i++)
+        hier_access(h, cpu, first + i, HIER_DATA);
+}
+
+uint64_t hier_max_lines(const hier_t *h)
+{
+    return h->max_lines;
+}
+
+uint32_t hier_cycles(const hier_t *h, int level)
+{
+    return level >= 0 && level < CACHE_NLEVELS ? h->lv[level].cycles : 0;
+}
+
+int hier_last_level(const hier_t *h)
+{
+    return h->last;
+}
+
+int hier_holds(const hier_t *h, int cpu, cache_level_t l, uint64_t tag)
+{
+    level_t *L = (level_t *)&h->lv[l];
+    if (!L->present)
+        return 0;
+    const uint64_t *s = set_of(L, L->inst_of[cpu], tag, 0);
+    return s && set_find(s, L->ways, tag) >= 0;
+}

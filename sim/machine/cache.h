@@ -1,0 +1,77 @@
+/* cache: a platform's cache hierarchy, the set-associative LRU caches of
+ * every CPU, shared or not, without coherence (mem.c keeps that).
+ *
+ * The hierarchy tracks where a line sits in the levels a CPU reaches, so
+ * that a hit costs its level's latency and capacity evicts. It is
+ * inclusive: a line leaving a level leaves the levels above it in the same
+ * scope, and a line leaving the last level is lost to every CPU of that
+ * level's scope, which hier_t reports through its drop callback so that the
+ * coherence model forgets their copies.
+ *
+ * Lines are named by a 64-bit tag: the coherence line index for memory
+ * lines, or a tag with HIER_FOREIGN set for the lines a footprint brings in
+ * (data of other code, never shared, never written back). Tag 0 is unused.
+ */
+#ifndef NUMASIM_CACHE_H
+#define NUMASIM_CACHE_H
+
+#include "platform.h"
+
+#include <stdint.h>
+
+#define HIER_FOREIGN (1ull << 62)
+
+typedef enum { HIER_DATA, HIER_CODE } hier_side_t;
+
+typedef struct hier hier_t;
+
+/* Called when a line leaves the last level cpu reaches (capacity). */
+typedef void (*hier_drop_fn)(void *ctx, int cpu, uint64_t tag);
+
+/* The hierarchy of platform p, or NULL when p describes no cache level.
+ * p must outlive it. Free with hier_destroy(). */
+hier_t *hier_create(const platform_t *p, hier_drop_fn drop, void *ctx);
+void hier_destroy(hier_t *h);
+
+/* cpu touches tag on side: returns the level it was found in (the first on
+ * the side's path: l1i or l1d, then l2, l3), or -1 when in none; either way
+ * the line is then in every level of the path, most recently used. */
+int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side);
+
+/* If tag is in cpu's instance of level l and that instance is cpu's alone,
+ * makes it the most recent there and returns 1; else changes nothing and
+ * returns 0. What it changes no other CPU can see. */
+int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
+
+/* Removes tag from the levels cpu reaches, except those it shares with
+ * keep (another CPU, or -1 for none): an invalidation by keep's write. */
+void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep);
+
+/* Removes tag from cpu's instance of level l only (no inclusion). */
+void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
+
+/* The CPUs sharing cpu's instance of level l (n = 1 for a private one);
+ * NULL when the level is absent. The array belongs to h. */
+const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n);
+
+/* Empties cpu's private levels (foreign lines too). Shared levels are left
+ * to the caller (mem_flush removes the lines nobody else holds). */
+void hier_flush_private(hier_t *h, int cpu);
+
+/* Brings n foreign lines into every data level of cpu, by LRU: tags
+ * first, first+1, ... (tags spread over the sets). Beyond the largest
+ * level's size, more lines change nothing, so n is capped there. */
+void hier_fill_foreign(hier_t *h, int cpu, uint64_t first, uint64_t n);
+
+/* Lines of the largest level cpu reaches (the cap of hier_fill_foreign). */
+uint64_t hier_max_lines(const hier_t *h);
+
+/* Latency of a hit in level l, in cycles; the last level of the hierarchy;
+ * the number of levels on the data path. */
+uint32_t hier_cycles(const hier_t *h, int level);
+int hier_last_level(const hier_t *h);
+
+/* Is tag in cpu's instance of level l? (tests and consistency checks) */
+int hier_holds(const hier_t *h, int cpu, cache_level_t l, uint64_t tag);
+
+#endif

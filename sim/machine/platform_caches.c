@@ -1,0 +1,203 @@
+/* platform_caches: the optional properties of a platform's caches, code and
+ * footprints, checked after the required costs (platform_xml.c).
+ *
+ * Every property here is optional and a file without any of them describes
+ * the machine numasim modelled before: infinite caches, free code. Rules, so
+ * that a hierarchy is one the model can run:
+ *
+ *   level  NAME_bytes NAME_ways NAME_cycles [NAME_scope], NAME = l1i l1d l2 l3
+ *          bytes a multiple of line_bytes * ways, ways 1..256, cycles >= 0;
+ *          l1d is needed by any other level, l2 by l3 and by l1i (which it
+ *          feeds); a level holds at least the bytes of the one above it, and
+ *          scopes never narrow going down (cpu, node, package);
+ *          l1d_write_through 0 or 1 (needs l2): a store costs l2's latency;
+ *   code   text_node (default 0) names an existing node; code_UNIT_bytes >= 0;
+ *   fill   tick_footprint_lines, work_lines_per_mcycle,
+ *          noise_lines_per_mcycle >= 0.
+ */
+#include "platform.h"
+#include "platform_xml_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+static const char *const kLevelNames[CACHE_NLEVELS] = {"l1i", "l1d", "l2", "l3"};
+static const char *const kScopeNames[] = {"cpu", "node", "package"};
+
+const char *platform_cache_name(cache_level_t l)
+{
+    return l < CACHE_NLEVELS ? kLevelNames[l] : "?";
+}
+
+const char *platform_scope_name(cache_scope_t s)
+{
+    return s <= SCOPE_PACKAGE ? kScopeNames[s] : "?";
+}
+
+/* An error at the line of q (or of --set, when q was overridden). */
+__attribute__((format(printf, 4, 5))) static int
+where(const platform_t *p, const platform_param_t *q, err_t *e, const char *fmt, ...)
+{
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return err_set(e, q->overridden ? "--set" : p->path, q->overridden ? 0 : q->line, "%s", msg);
+}
+
+/* Reads optional number prop name into *out (unchanged when absent).
+ * Returns 1 when present, 0 when absent, -1 with e when not a number >= min. */
+static int number(const platform_t *p, const char *name, double min, int whole, double *out,
+                  err_t *e)
+{
+    const platform_param_t *q = platform_param(p, name);
+    if (!q)
+        return 0;
+    double v;
+    if (err_parse_double(q->value, &v) < 0 || v < min || (whole && v != floor(v)))
+        return where(p, q, e, "property '%s' must be %s, not '%s'", name,
+                     whole ? (min > 0 ? "a whole number >= 1" : "a whole number >= 0")
+                           : "a number >= 0",
+                     q->value);
+    *out = v;
+    return 1;
+}
+
+static int read_level(platform_t *p, cache_level_t l, err_t *e)
+{
+    char name[64];
+    const char *ln = kLevelNames[l];
+    platform_cache_t *c = &p->cache[l];
+    double bytes = 0, ways = 0, cycles = 0;
+    snprintf(name, sizeof name, "%s_bytes", ln);
+    int has = number(p, name, 1, 1, &bytes, e);
+    if (has < 0)
+        return -1;
+    const char *parts[] = {"ways", "cycles", "scope"};
+    if (!has) {
+        for (int i = 0; i < 3; i++) {
+            snprintf(name, sizeof name, "%s_%s", ln, parts[i]);
+            const platform_param_t *q = platform_param(p, name);
+            if (q)
+                return where(p, q, e, "property '%s' given without '%s_bytes'", name, ln);
+        }
+        return 0;
+    }
+    const platform_param_t *qb = platform_param(p, name);
+    for (int i = 0; i < 2; i++) {
+        snprintf(name, sizeof name, "%s_%s", ln, parts[i]);
+        int r = number(p, name, i == 0 ? 1 : 0, i == 0, i == 0 ? &ways : &cycles, e);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            return where(p, qb, e, "cache level '%s' needs the property '%s'", ln, name);
+    }
+    snprintf(name, sizeof name, "%s_ways", ln);
+    if (ways > 256)
+        return where(p, platform_param(p, name), e, "property '%s' must be at most 256, not %g",
+                     name, ways);
+    if (fmod(bytes, ways * p->line_bytes) != 0)
+        return where(p, qb, e,
+                     "property '%s' = %s is not a multiple of line_bytes x ways (%g bytes a set)",
+                     qb->name, qb->value, ways * p->line_bytes);
+    c->bytes = (uint64_t)bytes;
+    c->ways = (int)ways;
+    c->cycles = cycles;
+    c->scope = SCOPE_CPU;
+    snprintf(name, sizeof name, "%s_scope", ln);
+    const platform_param_t *qs = platform_param(p, name);
+    if (qs) {
+        int k = -1;
+        for (int s = 0; s <= SCOPE_PACKAGE; s++)
+            if (strcmp(qs->value, kScopeNames[s]) == 0)
+                k = s;
+        if (k < 0)
+            return where(p, qs, e, "property '%s' must be cpu, node or package, not '%s'", name,
+                         qs->value);
+        c->scope = (cache_scope_t)k;
+    }
+    p->ncache_levels++;
+    return 0;
+}
+
+/* The level each level needs above it (-1: none), for the rules above. */
+static const int kAbove[CACHE_NLEVELS] = {CACHE_L2, -1, CACHE_L1D, CACHE_L2};
+
+static int check_hierarchy(platform_t *p, err_t *e)
+{
+    char name[64];
+    for (int l = 0; l < CACHE_NLEVELS; l++) {
+        const platform_cache_t *c = &p->cache[l];
+        if (!c->bytes)
+            continue;
+        snprintf(name, sizeof name, "%s_bytes", kLevelNames[l]);
+        const platform_param_t *q = platform_param(p, name);
+        int need = l == CACHE_L1I ? CACHE_L2 : kAbove[l];
+        if (need >= 0 && !p->cache[need].bytes)
+            return where(p, q, e, "cache level '%s' needs level '%s'", kLevelNames[l],
+                         kLevelNames[need]);
+        /* the level above l on its path, whose bytes and scope l bounds */
+        for (int u = 0; u < l; u++) {
+            if (!p->cache[u].bytes || (l == CACHE_L1D && u == CACHE_L1I))
+                continue;
+            if (c->bytes < p->cache[u].bytes)
+                return where(p, q, e, "cache level '%s' (%s bytes) is smaller than level '%s'",
+                             kLevelNames[l], q->value, kLevelNames[u]);
+            if (c->scope < p->cache[u].scope)
+                return where(p, q, e, "cache level '%s' is shared more narrowly (%s) than '%s'",
+                             kLevelNames[l], kScopeNames[c->scope], kLevelNames[u]);
+        }
+    }
+    return 0;
+}
+
+int platform_check_caches(platform_t *p, err_t *e)
+{
+    for (int l = 0; l < CACHE_NLEVELS; l++)
+        if (read_level(p, (cache_level_t)l, e) < 0)
+            return -1;
+    if (check_hierarchy(p, e) < 0)
+        return -1;
+    double wt = 0;
+    if (number(p, "l1d_write_through", 0, 1, &wt, e) < 0)
+        return -1;
+    if (wt > 1 || (wt && !p->cache[CACHE_L2].bytes))
+        return where(p, platform_param(p, "l1d_write_through"), e,
+                     "property 'l1d_write_through' must be 0 or 1, and 1 needs level 'l2'");
+    p->l1d_write_through = wt == 1;
+    double tn = 0;
+    if (number(p, "text_node", 0, 1, &tn, e) < 0)
+        return -1;
+    if (tn >= p->nnodes) {
+        const platform_param_t *q = platform_param(p, "text_node");
+        return where(p, q, e, "property '%s' = %s names no node of this platform", q->name,
+                     q->value);
+    }
+    p->text_node = (int)tn;
+    if (number(p, "tick_footprint_lines", 0, 0, &p->footprint.tick_lines, e) < 0 ||
+        number(p, "work_lines_per_mcycle", 0, 0, &p->footprint.work_per_mcycle, e) < 0 ||
+        number(p, "noise_lines_per_mcycle", 0, 0, &p->footprint.noise_per_mcycle, e) < 0)
+        return -1;
+    for (int i = 0; i < p->nparams; i++) {
+        const char *n = p->params[i].name;
+        size_t len = strlen(n);
+        double v;
+        if (strncmp(n, "code_", 5) == 0 && len > 11 && strcmp(n + len - 6, "_bytes") == 0 &&
+            number(p, n, 0, 1, &v, e) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+uint64_t platform_code_bytes(const platform_t *p, const char *unit)
+{
+    char name[128];
+    snprintf(name, sizeof name, "code_%s_bytes", unit);
+    const platform_param_t *q = platform_param(p, name);
+    double v;
+    if (!q || err_parse_double(q->value, &v) < 0 || v < 0)
+        return 0;
+    return (uint64_t)v;
+}

@@ -1,0 +1,297 @@
+/* test_cache: the cache hierarchy (cache.c) alone and under the coherence
+ * model (mem.c): set index and LRU order, capacity and dirty eviction,
+ * inclusion, invalidation by another CPU's write, shared levels, code
+ * fetches, footprints and flush.
+ *
+ * The platforms are built here by hand (no file, no SimGrid): 4 CPUs on 2
+ * nodes, 64-byte lines, tiny caches so that a few lines fill them.
+ */
+#include "cache.h"
+#include "mem.h"
+#include "platform.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NCPU = 4, LINE = 64 };
+
+static int g_node[NCPU] = {0, 0, 1, 1};
+static uint32_t g_lat[4] = {0, 200, 200, 0};
+
+/* l1d: 2 sets x 2 ways; l2: 4 sets x 2 ways; l1i: 1 set x 2 ways; l3 (when
+ * l3_scope >= 0): 8 sets x 2 ways, shared as l3_scope says. */
+static platform_t *tiny(int with_l1i, int l3_scope)
+{
+    platform_t *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    p->ncpus = NCPU;
+    p->nnodes = 2;
+    p->cpu_node = g_node;
+    p->line_bytes = LINE;
+    p->node_lat = g_lat;
+    p->costs.hit_cycles = 5;
+    p->costs.atomic_cycles = 7;
+    p->costs.mem_local_cycles = 100;
+    p->costs.c2c_node_cycles = 50;
+    p->costs.inval_node_cycles = 20;
+    p->cache[CACHE_L1D] = (platform_cache_t){2 * 2 * LINE, 2, 1, SCOPE_CPU};
+    p->cache[CACHE_L2] = (platform_cache_t){4 * 2 * LINE, 2, 6, SCOPE_CPU};
+    p->ncache_levels = 2;
+    if (with_l1i) {
+        p->cache[CACHE_L1I] = (platform_cache_t){1 * 2 * LINE, 2, 1, SCOPE_CPU};
+        p->ncache_levels++;
+    }
+    if (l3_scope >= 0) {
+        p->cache[CACHE_L3] = (platform_cache_t){8 * 2 * LINE, 2, 14, (cache_scope_t)l3_scope};
+        p->ncache_levels++;
+    }
+    return p;
+}
+
+static void drop_count(void *ctx, int cpu, uint64_t tag)
+{
+    (void)tag;
+    ((int *)ctx)[cpu]++;
+}
+
+START_TEST(set_index_and_lru)
+{
+    platform_t *p = tiny(0, -1);
+    int drops[NCPU] = {0};
+    hier_t *h = hier_create(p, drop_count, drops);
+    ck_assert_ptr_nonnull(h);
+    /* l1d sets: tag % 2; tags 2, 4, 6 share set 0, tag 3 is set 1 */
+    ck_assert_int_eq(hier_access(h, 0, 2, HIER_DATA), -1);
+    ck_assert_int_eq(hier_access(h, 0, 4, HIER_DATA), -1);
+    ck_assert_int_eq(hier_access(h, 0, 3, HIER_DATA), -1); /* other set: evicts nothing */
+    ck_assert(hier_holds(h, 0, CACHE_L1D, 2) && hier_holds(h, 0, CACHE_L1D, 4));
+    ck_assert_int_eq(hier_access(h, 0, 2, HIER_DATA), CACHE_L1D); /* 2 most recent now */
+    ck_assert_int_eq(hier_access(h, 0, 6, HIER_DATA), -1);        /* evicts 4, the LRU */
+    ck_assert(hier_holds(h, 0, CACHE_L1D, 2));
+    ck_assert(!hier_holds(h, 0, CACHE_L1D, 4));
+    ck_assert(hier_holds(h, 0, CACHE_L2, 4)); /* still in l2: found there next */
+    ck_assert_int_eq(hier_access(h, 0, 4, HIER_DATA), CACHE_L2);
+    ck_assert(hier_holds(h, 0, CACHE_L1D, 4)); /* and filled into l1d again */
+    ck_assert(!hier_holds(h, 1, CACHE_L2, 4)); /* private: CPU 1 has nothing */
+    ck_assert_int_eq(drops[0], 0);
+    hier_destroy(h);
+    free(p);
+}
+END_TEST
+
+START_TEST(capacity_eviction_and_inclusion)
+{
+    platform_t *p = tiny(0, -1);
+    int drops[NCPU] = {0};
+    hier_t *h = hier_create(p, drop_count, drops);
+    /* l2 set 0 (tag % 4 == 0) has 2 ways: 0+4k; the third evicts the first */
+    hier_access(h, 0, 4, HIER_DATA);
+    hier_access(h, 0, 8, HIER_DATA);
+    ck_assert_int_eq(drops[0], 0);
+    hier_access(h, 0, 12, HIER_DATA);
+    ck_assert_int_eq(drops[0], 1); /* 4 left the last level: the CPU lost it */
+    ck_assert(!hier_holds(h, 0, CACHE_L2, 4));
+    ck_assert(!hier_holds(h, 0, CACHE_L1D, 4)); /* inclusion: out of l1d too */
+    ck_assert_uint_eq(hier_max_lines(h), 8);
+    ck_assert_uint_eq(hier_cycles(h, CACHE_L2), 6);
+    hier_destroy(h);
+    free(p);
+}
+END_TEST
+
+/* Lines homed on node 0, consecutive indices. */
+static maddr_t lines(mem_t *m, int n)
+{
+    return mem_alloc(m, 0, (size_t)n * LINE);
+}
+
+START_TEST(mem_hits_by_level_and_dirty_eviction)
+{
+    platform_t *p = tiny(0, -1);
+    mem_t *m = mem_create(p);
+    ck_assert(mem_has_levels(m));
+    maddr_t a = lines(m, 40);
+    mem_kind_t k;
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_WRITE, &k), 100);
+    ck_assert_int_eq(k, MEM_MISS_LOCAL);
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 1); /* l1d hit */
+    ck_assert_int_eq(mem_last_level(m), CACHE_L1D);
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_RMW, &k), 7); /* atomic on a held line */
+    /* two more lines of a's l2 set (every 4th line; 2 ways): a leaves */
+    ck_assert_uint_eq(mem_evictions(m, 0, 0), 0);
+    for (int i = 1; i <= 2; i++)
+        mem_access(m, 0, a + (maddr_t)i * 4 * LINE, MEM_READ, NULL);
+    ck_assert(!mem_holds(m, 0, a));
+    ck_assert_uint_ge(mem_evictions(m, 0, 0), 1);
+    /* written back: CPU 2 (other node) finds it in memory, not in a cache */
+    mem_access(m, 2, a, MEM_READ, &k);
+    ck_assert_int_eq(k, MEM_MISS_REMOTE);
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+START_TEST(write_through_l1d)
+{
+    platform_t *p = tiny(0, -1);
+    p->l1d_write_through = 1;
+    mem_t *m = mem_create(p);
+    maddr_t a = lines(m, 1);
+    mem_access(m, 0, a, MEM_WRITE, NULL);
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, NULL), 1);  /* loads hit l1d */
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_WRITE, NULL), 6); /* stores complete in l2 */
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+START_TEST(write_invalidates_every_level)
+{
+    platform_t *p = tiny(0, -1);
+    mem_t *m = mem_create(p);
+    maddr_t a = lines(m, 1);
+    mem_access(m, 1, a, MEM_READ, NULL);
+    mem_access(m, 2, a, MEM_READ, NULL);
+    mem_access(m, 1, a, MEM_READ, NULL);
+    mem_access(m, 0, a, MEM_WRITE, NULL);
+    /* hier_t is inside mem: observe it through the costs. The readers lost
+     * it (a miss each), the writer hits in l1d. */
+    mem_kind_t k;
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 1);
+    ck_assert(!mem_holds(m, 1, a) && !mem_holds(m, 2, a));
+    mem_access(m, 1, a, MEM_READ, &k);
+    ck_assert_int_eq(k, MEM_C2C_NODE);
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+START_TEST(shared_level_serves_a_neighbour)
+{
+    platform_t *p = tiny(0, SCOPE_NODE);
+    mem_t *m = mem_create(p);
+    maddr_t a = lines(m, 1);
+    mem_kind_t k;
+    mem_access(m, 0, a, MEM_READ, &k);
+    ck_assert_int_eq(k, MEM_MISS_LOCAL);
+    ck_assert_uint_eq(mem_access(m, 1, a, MEM_READ, &k), 14); /* node-mate: l3 */
+    ck_assert_int_eq(k, MEM_HIT);
+    ck_assert_int_eq(mem_last_level(m), CACHE_L3);
+    mem_access(m, 2, a, MEM_READ, &k); /* the other node: its own l3 is empty */
+    ck_assert_int_eq(k, MEM_MISS_REMOTE);
+    /* a flush of CPU 0 keeps the line in the node's l3 for CPU 1 */
+    mem_flush(m, 0);
+    ck_assert(!mem_holds(m, 0, a) && mem_holds(m, 1, a));
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 14);
+    ck_assert_int_eq(k, MEM_HIT);
+    ck_assert(!mem_spin_exact(m)); /* a neighbour can evict a spinner's line */
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+START_TEST(code_fetches)
+{
+    platform_t *p = tiny(1, -1);
+    mem_t *m = mem_create(p);
+    maddr_t code = mem_alloc(m, 1, 2 * LINE);
+    mem_kind_t k;
+    int lv;
+    ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 300); /* node 1: remote */
+    ck_assert_int_eq(k, MEM_MISS_REMOTE);
+    ck_assert_int_eq(lv, -1);
+    ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 0); /* l1i hit: free */
+    ck_assert_int_eq(lv, CACHE_L1I);
+    /* l1i holds two lines: the second code line does not evict the first */
+    mem_fetch_code(m, 0, code + LINE, &k, &lv);
+    ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 0);
+    ck_assert_uint_eq(mem_count(m, MEM_MISS_REMOTE), 0); /* code is counted apart */
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+START_TEST(footprints_evict_by_lru)
+{
+    platform_t *p = tiny(0, -1);
+    p->footprint.tick_lines = 2;
+    p->footprint.work_per_mcycle = 1000; /* a line per 1000 cycles */
+    mem_t *m = mem_create(p);
+    maddr_t a = lines(m, 1);
+    mem_access(m, 0, a, MEM_READ, NULL);
+    mem_footprint_tick(m, 0); /* 2 lines: l1d set 0 or 1 loses a at worst */
+    ck_assert(mem_holds(m, 0, a));
+    mem_footprint_work(m, 0, 500); /* half a line: carried, nothing yet */
+    ck_assert_uint_eq(mem_evictions(m, 0, 1), 0);
+    mem_footprint_work(m, 0, 1000000); /* 1000 lines, capped at l2's 8 */
+    ck_assert(!mem_holds(m, 0, a));
+    ck_assert_uint_eq(mem_evictions(m, 0, 1), 1);
+    ck_assert_uint_eq(mem_evictions(m, 0, 0), 1);
+    ck_assert(!mem_holds(m, 1, a));
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+START_TEST(flush_empties_every_level)
+{
+    platform_t *p = tiny(1, -1);
+    mem_t *m = mem_create(p);
+    maddr_t a = lines(m, 4);
+    for (int i = 0; i < 4; i++)
+        mem_access(m, 0, a + (maddr_t)i * LINE, i % 2 ? MEM_WRITE : MEM_READ, NULL);
+    mem_kind_t k;
+    int lv;
+    mem_fetch_code(m, 0, a, &k, &lv);
+    mem_flush(m, 0);
+    for (int i = 0; i < 4; i++) {
+        ck_assert(!mem_holds(m, 0, a + (maddr_t)i * LINE));
+        mem_access(m, 0, a + (maddr_t)i * LINE, MEM_READ, &k);
+        ck_assert_int_eq(k, MEM_MISS_LOCAL);
+    }
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+START_TEST(no_levels_no_hierarchy)
+{
+    platform_t *p = tiny(0, -1);
+    p->cache[CACHE_L1D].bytes = p->cache[CACHE_L2].bytes = 0;
+    p->ncache_levels = 0;
+    ck_assert_ptr_null(hier_create(p, drop_count, NULL));
+    mem_t *m = mem_create(p);
+    ck_assert(!mem_has_levels(m) && mem_spin_exact(m));
+    maddr_t a = lines(m, 1);
+    mem_access(m, 0, a, MEM_READ, NULL);
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, NULL), 5); /* hit_cycles, as before */
+    ck_assert_int_eq(mem_last_level(m), -1);
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("cache");
+    TCase *t = tcase_create("hierarchy");
+    tcase_add_test(t, set_index_and_lru);
+    tcase_add_test(t, capacity_eviction_and_inclusion);
+    tcase_add_test(t, mem_hits_by_level_and_dirty_eviction);
+    tcase_add_test(t, write_through_l1d);
+    tcase_add_test(t, write_invalidates_every_level);
+    tcase_add_test(t, shared_level_serves_a_neighbour);
+    tcase_add_test(t, code_fetches);
+    tcase_add_test(t, footprints_evict_by_lru);
+    tcase_add_test(t, flush_empties_every_level);
+    tcase_add_test(t, no_levels_no_hierarchy);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(suite());
+}
