@@ -61,14 +61,17 @@ static const struct {
     {"L1I hit, 1 cycle (published [7CPU, OWC])", "l1i_cycles", "1"},
     {"private to the CPU (published: one L1I per core [7CPU])", "l1i_scope", "cpu"},
     {"L1D 16 KB (published [7CPU, OWC, TAMU]). It caches integer loads only and\n"
-     "         is write-through: stores and FP loads go to L2, which the model does not\n"
-     "         follow (docs/hardware-sources.md, \"Caches\", \"Where the model departs\")",
+     "         is write-through: stores and FP loads go to L2 (l1d_write_through below;\n"
+     "         where the model still departs: docs/hardware-sources.md, \"Caches\")",
      "l1d_bytes", "16384"},
     {"L1D 4-way (published [7CPU, OWC])", "l1d_ways", "4"},
     {"L1D hit, 2 cycles as a load address (published: 7-cpu's pointer chase\n"
      "         [7CPU]); 1 cycle when an ALU op consumes it [LYON02]",
      "l1d_cycles", "2"},
     {"private to the CPU (published [7CPU])", "l1d_scope", "cpu"},
+    {"L1D write-through, no write-allocate: a store completes in L2 (published\n"
+     "         [7CPU, OWC, TAMU])",
+     "l1d_write_through", "1"},
     {"L2 256 KB (published [7CPU, OWC, TAMU])", "l2_bytes", "262144"},
     {"L2 8-way (published [7CPU, OWC, TAMU])", "l2_ways", "8"},
     {"L2 hit, 6 cycles: 7-cpu's pointer chase [7CPU]; 5 (McKinley [EWEEK]) or 5/7\n"
