@@ -94,14 +94,14 @@ static const struct {
      "text_node", "0"},
     {"Code sizes: ESTIMATES, twice the i386 size (IA-64 code density [PJ06]).\n"
      "         docs/hardware-sources.md, \"Caches\", \"Code sizes\" gives each derivation.\n"
-     "         tick: lower bound, only the tick handler numasim models, 2 x 67",
-     "code_tick_bytes", "134"},
+     "         tick: lower bound, only the tick handler numasim models, 2 x 70",
+     "code_tick_bytes", "140"},
     {"run_timer_softirq with __run_timers inlined: 2 x 363 (i386 2.6.3 [FL04])",
      "code_run_timers_bytes", "726"},
     {"__mod_timer: 2 x 268 (i386 2.6.2 [PM04])", "code_mod_timer_bytes", "536"},
     {"del_timer: 2 x 158 (i386 140-175, rough [LKML-RP]: midpoint)", "code_del_timer_bytes", "316"},
-    {"try_to_del_timer_sync: 2 x 125 (scaled from del_timer by numasim's sizes)",
-     "code_try_to_del_timer_sync_bytes", "250"},
+    {"try_to_del_timer_sync: 2 x 123 (scaled from del_timer by numasim's sizes)",
+     "code_try_to_del_timer_sync_bytes", "246"},
     {"del_timer_sync of 2.6.6 (the scan): 2 x 276 (i386 2.6.2 [PM04])",
      "code_del_timer_sync_scan_bytes", "552"},
     {"the May 2004 patch: 2 x 207 (scaled from the scan by numasim's sizes)",
