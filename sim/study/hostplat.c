@@ -219,6 +219,9 @@ static const default_t kCacheDefaults[HOST_NLEVELS] = {
      "a shared L3); estimate, to be fitted by numasim tune (probe-target mode)"},
 };
 
+/* The most ways a platform level may have (platform_caches.c). */
+#define MAX_WAYS 256
+
 /* Ways when hwloc does not know them (associativity 0). */
 static int default_ways(int level)
 {
@@ -298,6 +301,17 @@ static void make_levels(const host_topo_t *t, int line, const probe_result_t *pr
                      "default: hwloc does not know the associativity; %d ways, as the common "
                      "%s on current x86 and Arm cores (estimate)",
                      v->ways, l == HOST_L3 ? "L3" : "L1 and L2");
+        }
+        if (v->ways > MAX_WAYS) {
+            /* the model's limit: the most ways <= MAX_WAYS that split the
+             * lines into whole sets (a power of two for the usual sizes) */
+            long long nlines = (long long)(c->bytes / (unsigned long long)line);
+            int w = MAX_WAYS;
+            while (w > 1 && nlines % w)
+                w--;
+            snprintf(v->why_ways + strlen(v->why_ways), sizeof v->why_ways - strlen(v->why_ways),
+                     "; the model allows at most %d ways: %d", MAX_WAYS, w);
+            v->ways = w;
         }
         v->scope = c->scope;
         if (c->scope == HOST_SCOPE_NODE && !c->exact) {

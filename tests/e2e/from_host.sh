@@ -127,7 +127,7 @@ compare ts.xml --input "$topo"
 ccx=$src/tests/hwloc/ccx-caches.xml
 HWLOC_XMLFILE=$ccx run platform --from-host -o ccx.xml
 [ "$rc" -eq 0 ] || die "--from-host on $ccx: exit $rc: $err"
-for kv in l1i_bytes=32768 l1i_ways=512 l1i_scope=cpu l1d_bytes=32768 l1d_ways=8 l1d_scope=cpu \
+for kv in l1i_bytes=32768 l1i_ways=256 l1i_scope=cpu l1d_bytes=32768 l1d_ways=8 l1d_scope=cpu \
     l2_bytes=524288 l2_ways=8 l2_scope=cpu l3_bytes=8388608 l3_ways=16 l3_scope=cpu text_node=0 \
     l1d_cycles=5 l2_cycles=19 l3_cycles=108; do
     [ "$(prop ccx.xml "${kv%=*}")" = "${kv#*=}" ] || fail "ccx: ${kv%=*} = $(prop ccx.xml "${kv%=*}"), want ${kv#*=}"
