@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The layering of sim/ holds: a higher layer's header does not compile in a
-# lower one, and only the machine implementations use SimGrid and hwloc.
+# lower one, and only the machine implementations use SimGrid, hwloc and
+# libelf (machine/native: the code sizes of numasim's own binary).
 #   bash check.sh BUILD_DIR SOURCE_DIR CASE...   (CASE: kind:name:library:header)
 set -u
 build=$1 src=$2
@@ -43,6 +44,8 @@ only() { # PATTERN ALLOWED_DIR...
 only 'simgrid/' machine/simgrid
 only 'xbt/' machine/simgrid
 only 'hwloc' machine/native
+only 'libelf\.h' machine/native
+only 'gelf\.h' machine/native
 only 'pthread' machine/native
 only 'libxml/' machine
 only 'ini\.h' study
