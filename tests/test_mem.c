@@ -33,7 +33,7 @@ static void in_setup(machine_t *m, void *arg)
 
 static void run_checks(mem_check_fn fn)
 {
-    platform_t *p = tu_platform("numa32");
+    platform_t *p = tu_platform_flat("numa32");
     check_arg_t a = {fn, 0};
     tu_machine_run(p, "test_mem", 0, in_setup, NULL, &a);
     ck_assert_int_eq(a.ran, 1);

@@ -286,8 +286,8 @@ static void sim_exec(cpu_t *c, int code)
         c->an.code_misses += lv != CACHE_L1I && (lv >= 0 || kind != MEM_HIT);
         c->an.code_remote += kind == MEM_MISS_REMOTE || kind == MEM_C2C_REMOTE;
         c->an.code_cycles += cost;
-        if (m->paje && kind != MEM_HIT)
-            paje_miss(m->paje, c->id, c->now, kind, cost);
+        if (m->paje)
+            paje_code(m->paje, c->id, c->now, cost);
         c->now += cost;
     }
 }
