@@ -621,13 +621,18 @@ int cli_hunt(int argc, char **argv)
     }
     scenario_t *base = NULL;
     platform_t *p = NULL;
-    err_t e = {{0}};
     hunt_t h;
     memset(&h, 0, sizeof h);
     strategy_id_t strats[STRAT_COUNT];
     int nstrats = 0;
+    err_t e = {{0}};
+    char *found = NULL;
+    if (rc == 0 && !(found = cli_find(argv[optind], "scenario", &e))) {
+        fprintf(stderr, "%s\n", e.msg);
+        rc = ERR_EXIT;
+    }
     if (rc == 0) {
-        h.path = argv[optind];
+        h.path = found;
         h.sets = sets;
         h.nsets = nsets;
         h.calls = (int)calls;
@@ -675,6 +680,7 @@ int cli_hunt(int argc, char **argv)
     }
     scenario_free(base);
     platform_free(p);
+    free(found);
     free(sets);
     free(snames);
     return rc;

@@ -7,6 +7,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void platform_usage(FILE *f)
@@ -101,7 +102,9 @@ int cli_platform(int argc, char **argv)
         return ERR_EXIT;
     }
     err_t e;
-    platform_t *p = platform_read(argv[optind], NULL, 0, &e);
+    char *path = cli_find(argv[optind], "platform", &e);
+    platform_t *p = path ? platform_read(path, NULL, 0, &e) : NULL;
+    free(path);
     if (!p) {
         fprintf(stderr, "%s\n", e.msg);
         return ERR_EXIT;

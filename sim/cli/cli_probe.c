@@ -178,10 +178,12 @@ int cli_probe(int argc, char **argv)
         rc = ERR_EXIT;
     }
     if (rc < 0) {
-        o.platform = argv[optind];
-        platform_t *p = platform_read(o.platform, o.ov, o.nov, &e);
+        char *path = cli_find(argv[optind], "platform", &e);
+        o.platform = path;
+        platform_t *p = path ? platform_read(o.platform, o.ov, o.nov, &e) : NULL;
         rc = p && probe_to_csv(p, &o, &e) == 0 ? 0 : ERR_EXIT;
         platform_free(p);
+        free(path);
     }
     if (rc == ERR_EXIT && e.msg[0])
         fprintf(stderr, "%s\n", e.msg);

@@ -511,10 +511,16 @@ int cli_slurm(int argc, char **argv)
         rc = ERR_EXIT;
     }
     char name[256], real[PATH_MAX];
-    if (rc == 0 && !realpath(argv[optind], real)) {
-        fprintf(stderr, "%s: cannot read: %s\n", argv[optind], strerror(errno));
+    err_t fe = {{0}};
+    char *found = rc == 0 ? cli_find(argv[optind], "scenario", &fe) : NULL;
+    if (rc == 0 && !found) {
+        fprintf(stderr, "%s\n", fe.msg);
+        rc = ERR_EXIT;
+    } else if (rc == 0 && !realpath(found, real)) {
+        fprintf(stderr, "%s: cannot read: %s\n", found, strerror(errno));
         rc = ERR_EXIT;
     }
+    free(found);
     if (rc == 0) {
         snprintf(o.scenario, sizeof o.scenario, "%s", real);
         rc = check_scenario(&o, name, sizeof name);

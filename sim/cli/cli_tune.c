@@ -241,8 +241,16 @@ int cli_tune(int argc, char **argv)
                     argc - optind);
             rc = ERR_EXIT;
         } else {
-            rc = cli_tune_probe(o.probe_target, o.params, o.out, o.max_evals, o.sets, o.nsets,
-                                argv[optind]);
+            err_t e = {{0}};
+            char *plat = cli_find(argv[optind], "platform", &e);
+            if (!plat) {
+                fprintf(stderr, "%s\n", e.msg);
+                rc = ERR_EXIT;
+            } else {
+                rc = cli_tune_probe(o.probe_target, o.params, o.out, o.max_evals, o.sets, o.nsets,
+                                    plat);
+            }
+            free(plat);
         }
     }
     if (rc < 0 && !o.target) {
@@ -255,12 +263,23 @@ int cli_tune(int argc, char **argv)
                 argc - optind, argc - optind == 1 ? "" : "s");
         rc = ERR_EXIT;
     }
+    char *plat = NULL, *scen = NULL;
     if (rc < 0) {
-        o.platform = argv[optind];
-        o.scenario = argv[optind + 1];
+        err_t e = {{0}};
+        if (!(plat = cli_find(argv[optind], "platform", &e)) ||
+            !(scen = cli_find(argv[optind + 1], "scenario", &e))) {
+            fprintf(stderr, "%s\n", e.msg);
+            rc = ERR_EXIT;
+        }
+    }
+    if (rc < 0) {
+        o.platform = plat;
+        o.scenario = scen;
         int fatal = ERR_EXIT;
         rc = tune_main(&o, &fatal);
     }
+    free(plat);
+    free(scen);
     free(o.sets);
     return rc;
 }
