@@ -21,7 +21,7 @@ static void platform_usage(FILE *f)
                "cycles as SimGrid's routes give it.\n"
                "\n"
                "  --csv               print only the latency matrix, as CSV\n"
-               "  --generate          write a fat-tree NUMA platform (see README)\n"
+               "  --generate          write a fat-tree NUMA platform (see --generate --help)\n"
                "  --from-host         write this host's platform from hwloc (see --from-host\n"
                "                      --help)\n"
                "  --cpus N            CPUs of the generated platform (2..4096)\n"
