@@ -95,7 +95,7 @@ static void hunt_usage(FILE *f)
 {
     fprintf(f, "usage: numasim hunt [--strategy S]... [--budget N] [-o FOUND.ini] [--jobs N]\n"
                "                    [--calls N] [--refine N] [--seed N] [--set S.K=V]... "
-               "SCENARIO.ini\n"
+               "SCENARIO\n"
                "\n"
                "Hunts for safety violations of del_timer_sync strategies: explores the\n"
                "scenario's workload (CPUs, timer function length and re-arm point, spacing,\n"
@@ -103,6 +103,7 @@ static void hunt_usage(FILE *f)
                "tightest, then the ones that violate soonest, and writes a scenario that\n"
                "reproduces each violation found with `numasim run`, with the trace of events\n"
                "before it as comments. Runs on the scenario's first platform and cache state.\n"
+               "SCENARIO is a file or a name, as for numasim run.\n"
                "\n"
                "  --strategy S      strategy to hunt (repeatable; default: the scenario's)\n"
                "  --budget N        simulations at most (default 500)\n"

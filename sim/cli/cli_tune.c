@@ -48,6 +48,8 @@ static void tune_usage(FILE *f)
                "call. Each evaluation runs the whole scenario on PLATFORM.xml (its own\n"
                "[scenario] platforms are ignored); the fit is a Nelder-Mead simplex over the\n"
                "logarithms of the values, minimising the mean of log(simulated/measured)^2.\n"
+               "PLATFORM.xml and SCENARIO.ini may be names, as for numasim run (numa32,\n"
+               "paper-table).\n"
                "\n"
                "  --target FILE     measured cycles: '#' comments, then a CSV header with at\n"
                "                    least platform,strategy,cache,cycles; only rows of this\n"

@@ -6,11 +6,13 @@
 # build tree's numasim writes for scenarios/paper-table.ini, both run here),
 # and nothing into the prefix. Then the rest of what is installed: names of
 # platforms, an unknown name (one line, exit 2), a moved prefix, draw-all
-# with the measured cells, the man page and the bash completion.
+# with the measured cells, the man page and the bash completion; and the
+# build tree's numasim finding names in its source tree.
 set -u
 numasim=$1 src=$2
 . "$src/tests/e2e/lib/common.bash"
 absolute_paths
+numasim_build=$numasim
 build=$(dirname "$numasim") # numasim is written at the top of its build tree
 
 p=$tmp/p work=$tmp/work
@@ -60,6 +62,10 @@ case $err in *no-such-scenario.ini*"$p/share/numasim/scenarios/no-such-scenario.
 run platform no-such-platform
 check_user_error "unknown platform name"
 cd "$tmp"
+
+# The build tree's numasim, run elsewhere, finds names in its source tree.
+(cd "$work" && "$numasim_build" run -q --set measure.calls=2 -o build-by-name.csv race-rearm) ||
+    fail "the build tree's numasim does not find race-rearm in its source tree"
 
 # Nothing was written into the prefix.
 [ "$(cd "$p" && find . | sort)" = "$before" ] || fail "running the installed numasim wrote into the prefix"
