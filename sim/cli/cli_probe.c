@@ -50,7 +50,8 @@ static void probe_usage(FILE *f)
             "  --set platform.NAME=VALUE\n"
             "                override a platform parameter (as numasim run --set)\n"
             "\n"
-            "Errors exit with code 2 and leave no output file.\n",
+            "PLATFORM.xml may be a name (numa32), looked up as numasim run looks up\n"
+            "scenarios. Errors exit with code 2 and leave no output file.\n",
             probe_csv_header);
 }
 
