@@ -118,14 +118,15 @@ static rate_t sim_rate(const char *scenario_path, int bare, long bare_sleeps)
 
 static void bench_usage(FILE *f)
 {
-    fprintf(f, "usage: numasim bench [--paper FILE.ini] [--scaling FILE.ini] [--no-scaling]\n"
+    fprintf(f, "usage: numasim bench [--paper SCENARIO] [--scaling SCENARIO] [--no-scaling]\n"
                "       numasim bench --native [--cpus LIST] [--hz N]\n"
                "\n"
                "Measures the simulator's own speed on this machine: wall time and peak\n"
                "memory of the paper-table scenario, simulated memory accesses per wall\n"
                "second against a bare SimGrid loop of sleeps (same run, same platform),\n"
                "and the wall time and memory of every point of the scaling scenario.\n"
-               "Defaults: scenarios/paper-table.ini, scenarios/scaling.ini.\n"
+               "Defaults: the scenarios paper-table and scaling, files or names as for\n"
+               "numasim run (./scenarios/paper-table.ini from the source tree).\n"
                "\n"
                "--native measures the native machine's own costs instead: cycles per\n"
                "cpu_read/cpu_write/cpu_xchg of a held line against bare accesses, and\n"
@@ -140,7 +141,7 @@ int cli_bench(int argc, char **argv)
         {"no-scaling", no_argument, NULL, 'n'},  {"native", no_argument, NULL, 'N'},
         {"cpus", required_argument, NULL, 'C'},  {"hz", required_argument, NULL, 'z'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    const char *paper = "scenarios/paper-table.ini", *scaling = "scenarios/scaling.ini";
+    const char *paper = "paper-table", *scaling = "scaling"; /* names: see cli_find */
     int o, no_scaling = 0, native = 0;
     const char *native_cpus = NULL;
     long hz = 1000;
@@ -181,6 +182,24 @@ int cli_bench(int argc, char **argv)
             return ERR_EXIT;
         }
         return 0;
+    }
+    char paper_path[4400], scaling_path[4400];
+    char *found = cli_find(paper, "scenario", &e);
+    if (!found) {
+        fprintf(stderr, "%s\n", e.msg);
+        return ERR_EXIT;
+    }
+    snprintf(paper_path, sizeof paper_path, "%s", found);
+    free(found);
+    paper = paper_path;
+    if (!no_scaling) {
+        if (!(found = cli_find(scaling, "scenario", &e))) {
+            fprintf(stderr, "%s\n", e.msg);
+            return ERR_EXIT;
+        }
+        snprintf(scaling_path, sizeof scaling_path, "%s", found);
+        free(found);
+        scaling = scaling_path;
     }
     scenario_t *ps = scenario_load(paper, NULL, 0, &e);
     if (!ps) {
