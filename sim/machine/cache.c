@@ -31,6 +31,7 @@ typedef struct {
 typedef struct {
     int present;
     uint32_t nsets, ways, cycles;
+    uint64_t mask; /* nsets - 1 when nsets is a power of two, else 0 (modulo) */
     int ninst;
     inst_t *inst; /* [ninst] */
     int *inst_of; /* [ncpus] */
@@ -77,6 +78,7 @@ static void level_init(level_t *L, const platform_t *p, const platform_cache_t *
     L->ways = (uint32_t)c->ways;
     L->nsets = (uint32_t)(c->bytes / (uint64_t)p->line_bytes / (uint64_t)c->ways);
     L->cycles = (uint32_t)(c->cycles + 0.5);
+    L->mask = (L->nsets & (L->nsets - 1)) == 0 ? L->nsets - 1 : 0;
     /* number the groups in order of first appearance */
     int maxg = 0;
     for (int i = 0; i < n; i++) {
@@ -164,16 +166,16 @@ void hier_destroy(hier_t *h)
 
 /* The set of tag in instance k of L; allocated when create is set, else
  * NULL when never used. */
-static uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
+static inline uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
 {
     inst_t *I = &L->inst[k];
-    if (!I->set) {
+    if (__builtin_expect(!I->set, 0)) {
         if (!create)
             return NULL;
         I->set = xcalloc(L->nsets, sizeof *I->set);
     }
-    uint64_t **s = &I->set[tag % L->nsets];
-    if (!*s && create)
+    uint64_t **s = &I->set[L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets];
+    if (__builtin_expect(!*s && create, 0))
         *s = xcalloc(L->ways, sizeof **s);
     return *s;
 }
@@ -189,7 +191,8 @@ static int set_find(const uint64_t *s, uint32_t ways, uint64_t tag)
 static void set_to_front(uint64_t *s, int i)
 {
     uint64_t t = s[i];
-    memmove(s + 1, s, sizeof *s * (size_t)i);
+    for (; i > 0; i--) /* a few ways at most, often none: no memmove call */
+        s[i] = s[i - 1];
     s[0] = t;
 }
 
