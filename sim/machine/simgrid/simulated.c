@@ -215,16 +215,28 @@ static void sim_write(cpu_t *c, maddr_t a, uint64_t v)
     mem_poke(c->m->mem, a, v);
 }
 
-static uint64_t sim_xchg(cpu_t *c, maddr_t a, uint64_t v)
+static uint64_t sim_read_acquire(cpu_t *c, maddr_t a)
 {
+    return sim_read(c, a);
+}
+
+static void sim_write_release(cpu_t *c, maddr_t a, uint64_t v)
+{
+    sim_write(c, a, v);
+}
+
+static uint64_t sim_xchg(cpu_t *c, maddr_t a, uint64_t v, cpu_order_t o)
+{
+    (void)o;
     step(c, a, MEM_RMW);
     uint64_t old = mem_peek(c->m->mem, a);
     mem_poke(c->m->mem, a, v);
     return old;
 }
 
-static int sim_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv)
+static int sim_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv, cpu_order_t o)
 {
+    (void)o;
     step(c, a, MEM_RMW);
     if (mem_peek(c->m->mem, a) != old)
         return 0;
@@ -232,8 +244,9 @@ static int sim_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv)
     return 1;
 }
 
-static uint64_t sim_fetch_add(cpu_t *c, maddr_t a, uint64_t d)
+static uint64_t sim_fetch_add(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o)
 {
+    (void)o;
     step(c, a, MEM_RMW);
     uint64_t old = mem_peek(c->m->mem, a);
     mem_poke(c->m->mem, a, old + d);
@@ -553,6 +566,8 @@ static void sim_progress(cpu_t *c)
 const machine_ops_t sim_ops = {
     .name = "simgrid",
     .read = sim_read,
+    .read_acquire = sim_read_acquire,
+    .write_release = sim_write_release,
     .write = sim_write,
     .xchg = sim_xchg,
     .cmpxchg = sim_cmpxchg,
