@@ -25,5 +25,6 @@ int cli_from_host(int argc, char **argv);
 int cli_merge(int argc, char **argv);
 int cli_slurm(int argc, char **argv);
 int cli_hunt(int argc, char **argv);
+int cli_litmus(int argc, char **argv);
 
 #endif

@@ -29,7 +29,13 @@ typedef struct {
     double relax_cycles;        /* one cpu_relax() in a spin loop */
     double barrier_cycles;      /* one memory barrier (mf on IA-64); optional, default 0 */
     double insn_cycles;         /* optional (0): plain instructions per access */
+    double inval_queue_cycles;  /* optional (0): an invalidation waits this long in the
+                                   receiver's queue (memory_model weak only) */
 } mem_costs_t;
+
+/* The platform's memory model (prop memory_model, default sc); see
+ * machine/order.h for what each leaves unordered. */
+typedef enum { PLATFORM_SC, PLATFORM_TSO, PLATFORM_WEAK } platform_model_t;
 
 typedef struct {
     char *name;     /* prop id, e.g. "mem_local_cycles", or "link.exit" */
@@ -56,6 +62,7 @@ typedef struct {
     double clock_mhz;
     int line_bytes;
     mem_costs_t costs;
+    platform_model_t memory_model;
     int nparams;
     platform_param_t *params; /* every zone prop and link class, resolved */
     int nlinks;
@@ -84,6 +91,9 @@ const platform_param_t *platform_param(const platform_t *p, const char *name);
  * link of a class), and a comment at the top. Returns 0, or -1 with e. */
 int platform_write_with(const char *in_path, const char *out_path, int n, const char *const *names,
                         const double *values, const char *comment, err_t *e);
+
+/* "sc", "tso" or "weak". */
+const char *platform_model_name(platform_model_t m);
 
 /* Round-trip latency between two nodes, in cycles (0 on the diagonal). */
 static inline uint32_t platform_node_lat(const platform_t *p, int a, int b)

@@ -51,6 +51,8 @@ static void boot_main(int argc, char **argv)
         return;
     }
     m->mem = mem_create(m->p);
+    if (m->p->memory_model != PLATFORM_SC)
+        m->order = order_create(m->p, m->mem);
     if (m->hooks && m->hooks->setup)
         m->hooks->setup(m, m->hooks->arg);
     for (int i = 0; i < m->n; i++) {
@@ -108,6 +110,8 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     sg_actor_start(boot, boot_main, 0, NULL);
     simgrid_run();
     int rc = m->rc;
+    if (m->order) /* every store reaches memory before finish() looks */
+        order_settle(m->order, UINT64_MAX);
     if (rc == 0 && m->hooks && m->hooks->finish)
         m->hooks->finish(m, m->hooks->arg);
     for (int i = 0; i < m->n; i++) {
@@ -116,6 +120,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     }
     free(m->watchers);
     paje_destroy(m->paje);
+    order_destroy(m->order);
     mem_destroy(m->mem);
     free(m->cpus);
     free(m->heap);
