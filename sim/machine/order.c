@@ -32,8 +32,10 @@
  *     acquire or full RMW) applies every invalidation that has arrived;
  *   - a release store waits for every earlier store (the caller waits for
  *     order_drained_at) and, when visible, is visible to all CPUs at once:
- *     every queued invalidation of its line is applied. An RMW writes mem
- *     at once, visible to all (ia64's semaphores are in one total order).
+ *     every queued invalidation of its line is applied. An RMW reads and
+ *     writes mem at once (so RMWs of one word are atomic and in one total
+ *     order), but its invalidation is queued like a store's: a CPU that
+ *     held the line may read its stale copy a while longer.
  * Loads are performed in program order, at their cycle: LB never shows
  * (it is allowed by both models, never required).
  *
@@ -257,9 +259,8 @@ static void drop_line_everywhere(order_t *o, uint64_t line)
 
 /* Store e reaches mem at e->vis: the CPUs that held its line and have not
  * processed the invalidation by then keep a stale copy. */
-static void queue_invalidations(order_t *o, const sbe_t *e, int id, uint64_t old)
+static void queue_invalidations(order_t *o, const sbe_t *e, const uint64_t *h, uint64_t old)
 {
-    const uint64_t *h = &o->holders[(size_t)id * (size_t)o->hw];
     int wn = o->p->cpu_node[e->cpu];
     for (int r = 0; r < o->ncpus; r++) {
         if (r == e->cpu)
@@ -307,7 +308,8 @@ void order_settle(order_t *o, uint64_t t)
             if (e->release)
                 drop_line_everywhere(o, e->line);
             else
-                queue_invalidations(o, e, id, mem_peek(o->mem, e->a));
+                queue_invalidations(o, e, &o->holders[(size_t)id * (size_t)o->hw],
+                                    mem_peek(o->mem, e->a));
         }
         mem_poke(o->mem, e->a, e->v);
         sb_remove(&o->cpus[e->cpu], id);
@@ -427,10 +429,14 @@ void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_
     o->nstores++;
 }
 
-void order_rmw(order_t *o, maddr_t a)
+void order_rmw(order_t *o, int cpu, maddr_t a, uint64_t t)
 {
-    if (o->model == PLATFORM_WEAK)
-        drop_line_everywhere(o, line_of(o, a));
+    if (o->model != PLATFORM_WEAK)
+        return;
+    /* Visible at once; the CPUs that held the line queue its invalidation
+     * like any other (the holders noted by order_before_store). */
+    sbe_t e = {.a = a, .line = line_of(o, a), .issue = t, .vis = t, .cpu = cpu};
+    queue_invalidations(o, &e, o->scratch, mem_peek(o->mem, a));
 }
 
 int order_line_quiet(const order_t *o, int cpu, maddr_t a)

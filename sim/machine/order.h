@@ -61,9 +61,10 @@ void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t);
  * every CPU at once (the caller has waited for order_drained_at first). */
 void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_t cost,
                  int release);
-/* An RMW writes a's word at once: every queued invalidation of its line, on
- * every CPU, is applied (the semaphore is visible to all at once). */
-void order_rmw(order_t *o, maddr_t a);
+/* cpu's RMW writes a's word in mem at cycle t, at once (call it before the
+ * RMW changes mem, after order_before_store): the CPUs that held the line
+ * keep a stale copy until they process its invalidation. */
+void order_rmw(order_t *o, int cpu, maddr_t a, uint64_t t);
 
 /* May a spinner on cpu skip reads of a's line until someone writes it? No
  * while a store to that line is buffered anywhere or cpu's copy is stale:

@@ -290,7 +290,7 @@ static void ord_rmw(cpu_t *c, maddr_t a, cpu_order_t ord)
     sync_step(c);
     order_settle(o, c->now);
     order_before_store(o, c->id, a, c->now);
-    order_rmw(o, a);
+    order_rmw(o, c->id, a, c->now);
     uint64_t start = c->now;
     pay(c, a, MEM_RMW);
     c->m->accesses++;
