@@ -110,8 +110,15 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     sg_actor_start(boot, boot_main, 0, NULL);
     simgrid_run();
     int rc = m->rc;
-    if (m->order) /* every store reaches memory before finish() looks */
+    if (m->order) { /* every store reaches memory before finish() looks */
         order_settle(m->order, UINT64_MAX);
+        if (getenv("NUMASIM_ORDER_DEBUG")) {
+            uint64_t st, fw, sl;
+            order_counts(m->order, &st, &fw, &sl);
+            fprintf(stderr, "order: %llu stores, %llu forwarded, %llu stale loads\n",
+                    (unsigned long long)st, (unsigned long long)fw, (unsigned long long)sl);
+        }
+    }
     if (rc == 0 && m->hooks && m->hooks->finish)
         m->hooks->finish(m, m->hooks->arg);
     for (int i = 0; i < m->n; i++) {
