@@ -29,6 +29,7 @@ int cli_from_host(int argc, char **argv);
 int cli_merge(int argc, char **argv);
 int cli_slurm(int argc, char **argv);
 int cli_hunt(int argc, char **argv);
+int cli_litmus(int argc, char **argv);
 
 /* A scenario ("scenario": NAME.ini) or platform ("platform": NAME.xml) given
  * on the command line, as a path or by name: returns the path to open (a

@@ -21,6 +21,7 @@ static void usage(FILE *f)
             "  slurm SCENARIO         run a scenario as a Slurm job array, then merge\n"
             "  tune                   fit platform latencies to measurements\n"
             "  hunt SCENARIO          search a scenario's timings for race violations\n"
+            "  litmus TEST.litmus...  run litmus tests (kernel C format) many times\n"
             "  bench                  measure the simulator's own speed\n"
             "  probe PLATFORM.xml     run the latency microbenchmarks, write a CSV\n"
             "\n"

@@ -21,7 +21,8 @@ int del_timer_sync_scan(cpu_t *c, tcore_t *tc, maddr_t t)
                 break;
             }
         }
-        cpu_rmb(c);
+        if (!tcore_omits(tc, TBAR_SCAN_RMB))
+            cpu_rmb(c);
         if (!timer_pending(c, tc, t))
             return ret;
     }

@@ -556,6 +556,18 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
         f, "    <!-- kernel text: node 0, where Linux loads it (no replication; "
            "docs/hardware-sources.md, \"Caches\") -->\n    <prop id=\"text_node\" value=\"0\"/>\n");
     write_code(f);
+    /* An x86 host is TSO; other hosts are weaker, and weak is the nearest
+     * of numasim's models (docs/memory-ordering.md). */
+#if defined(__x86_64__) || defined(__i386__)
+    fprintf(f, "    <!-- x86-TSO (Intel SDM vol. 3A 8.2) -->\n"
+               "    <prop id=\"memory_model\" value=\"tso\"/>\n");
+#else
+    fprintf(f,
+            "    <!-- not x86: weakly ordered; queue delay an estimate -->\n"
+            "    <prop id=\"memory_model\" value=\"weak\"/>\n"
+            "    <prop id=\"inval_queue_cycles\" value=\"%g\"/>\n",
+            mem_local);
+#endif
     class_t cl[64];
     int ncl = make_classes(t, mem_local, pr, ppath, cl, 64);
     fprintf(f, "    <!-- parameters numasim tune fits by default -->\n"

@@ -29,6 +29,7 @@ static const char *const kCaches[] = {"warm", "cold"};
 static const char *const kColdFlush[] = {"data", "all"};
 static const char *const kWorkloads[] = {"schedule_timeout", "rearm", "overlap", "first_run",
                                          "hop"};
+static const char *const kBarriers[] = {"run_wmb", "del_wmb", "scan_rmb"};    /* TBAR_* bits */
 static const char *const kBools[] = {"false", "true", "no", "yes", "0", "1"}; /* odd: true */
 static const char *const kSections[] = {"scenario",   "measure",  "kernel",
                                         "background", "function", "overlap"};
@@ -101,6 +102,7 @@ const keydef_t scenario_keys[] = {
 
     KINT("kernel", "hz", hz, "1024", 1, 100000),
     KINT("kernel", "timekeeper_cpu", timekeeper_cpu, "0", 0, CPU_MAX),
+    KELIST("kernel", "omit_barriers", omit_barriers, nomit, "", kBarriers, 0),
 
     KDBL("background", "ops_per_tick", ops_per_tick, "0", 0, 1e6),
     KINT("background", "timers_per_cpu", timers_per_cpu, "8", 1, 100000),

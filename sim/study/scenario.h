@@ -74,6 +74,8 @@ typedef struct {
     /* [kernel] */
     int hz;
     int timekeeper_cpu;
+    int nomit;
+    int omit_barriers[STRAT_COUNT]; /* TBAR_* bit numbers: run_wmb, del_wmb, scan_rmb */
 
     /* [background] */
     double ops_per_tick; /* mod_timer/del_timer calls per tick per CPU */
