@@ -1,7 +1,9 @@
 # Predicted against measured cycles per del_timer_sync call on this host, one
 # point per cell (scenario, strategy, cache), log-log, with y = x and the 25%
 # band. Drawn by scripts/validate and plots/draw-all from
-# results/host-validation.csv (medians).
+# results/host-validation.csv (medians). The horizontal error bars span the
+# K repeat medians of each measured cell (measured_min, measured_max: columns
+# 10 and 11; a CSV without them is drawn without bars).
 #
 #   gnuplot -e "src='results/host-validation.csv'; outdir='plots'" host-validation.gp
 
@@ -40,6 +42,7 @@ do for [t in 'svg png'] {
     plot x with lines lc rgb '#444444' dt 1 title 'y = x', \
          1.25 * x with lines lc rgb '#aaaaaa' dt 2, \
          x / 1.25 with lines lc rgb '#aaaaaa' dt 2, \
-         src skip 1 using 5:4:(col(strcol(3))) with points pt 7 ps 1.3 lc rgb variable, \
+         src skip 1 using 5:4:(valid(10) ? $10 : $5):(valid(11) ? $11 : $5):(col(strcol(3))) \
+             with xerrorbars pt 7 ps 1.3 lc rgb variable, \
          src skip 1 using 5:4:(lab(strcol(1), strcol(2), strcol(3))) with labels offset 1,0.6 left font ',8'
 }

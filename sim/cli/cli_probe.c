@@ -19,33 +19,59 @@ typedef struct {
     const char *out;      /* NULL: results/probe-NAME.csv */
     const char *platform; /* PLATFORM.xml */
     host_t *host;         /* --native: probe this host instead */
-    long reps;
+    long reps, hz, chase_max;
+    uint64_t pauses[PROBE_PAUSES_MAX];
+    int npauses, only_cache;
     int quiet;
     platform_override_t *ov;
     int nov;
-} probe_opts_t;
+} probe_cli_t;
 
 static void probe_usage(FILE *f)
 {
     fprintf(f,
-            "usage: numasim probe [-o FILE.csv] [--reps N] [--set platform.NAME=VALUE]...\n"
+            "usage: numasim probe [-o FILE.csv] [--reps N] [--hz N] [--chase-max BYTES]\n"
+            "                     [--pauses P,...] [--only-cache] [--set platform.NAME=VALUE]...\n"
             "                     PLATFORM.xml\n"
-            "       numasim probe --native [--cpus LIST] [-o FILE.csv] [--reps N]\n"
+            "       numasim probe --native [--cpus LIST] [-o FILE.csv] [--reps N] [--hz N]\n"
+            "                     [--chase-max BYTES] [--pauses P,...] [--only-cache]\n"
             "\n"
             "Runs the latency microbenchmarks (cache hit, atomic on a held line, load\n"
             "missing to each node's memory, load of a line dirty in another CPU, store\n"
             "invalidating K sharers, load/store and compare-and-swap ping-pong between\n"
-            "CPUs of the same node and of each pair of nodes) on the simulated platform,\n"
+            "CPUs of the same node and of each pair of nodes, the timer_ops pair, a pointer\n"
+            "chase through working sets of growing size, and the timer_ops pair after a\n"
+            "pause of growing length, with and without ticks) on the simulated platform,\n"
             "or with --native the same programs on this host's pinned threads and real\n"
             "memory, and writes one CSV row per probe and CPU pair:\n"
             "  %s\n"
             "Each sample is one operation (a ping-pong: one round trip) timed with the\n"
-            "CPU's clock just before and after it, minus the cost of an empty timing.\n"
+            "CPU's clock just before and after it, minus the cost of an empty timing;\n"
+            "hit, atomic_held and timer_ops time 32 operations, chase_S 512 dependent\n"
+            "loads, and report one. Rows besides the memory probes:\n"
+            "  chase_S                 cycles per load of a dependent pointer chase through\n"
+            "                          S bytes, lines and pages in random order (lmbench\n"
+            "                          lat_mem_rd); S from 1 KiB in x2 steps with x1.5\n"
+            "                          midpoints up to --chase-max\n"
+            "  timer_ops_pause_P       mod_timer + del_timer, timed once after P cycles of\n"
+            "                          other work, interrupts off (P = 0, 10, ..., 10^7)\n"
+            "  timer_ops_pause_tick_P  the same with the timer core's tick at --hz\n"
             "\n"
             "  -o FILE       output (default results/probe-NAME.csv, NAME = the platform's\n"
             "                zone id; '-' for standard output)\n"
             "  --reps N      repetitions per probe (default 5 simulated, where they agree;\n"
-            "                1000 native)\n"
+            "                1000 native; the pause rows 200 at most)\n"
+            "  --hz N        tick rate of the timer_ops_pause_tick rows (default 1024, the\n"
+            "                scenarios' kernel.hz)\n"
+            "  --chase-max BYTES\n"
+            "                the largest chase working set (default 4x the largest cache\n"
+            "                level, l1d/l2/l3_bytes, at most 64 MiB; 256 KiB without levels)\n"
+            "  --pauses P,...\n"
+            "                the pauses of the timer_ops_pause rows, ascending cycles (default\n"
+            "                0,10,100,...,10000000; at most 200 repetitions each, fewer past\n"
+            "                10^7)\n"
+            "  --only-cache  only the empty timing, hit, and the pause and chase rows (what\n"
+            "                tune --probe-target simulates for a target of those alone)\n"
             "  --native      probe this host (platform 'host'); --cpus LIST as for run\n"
             "  --set platform.NAME=VALUE\n"
             "                override a platform parameter (as numasim run --set)\n"
@@ -56,7 +82,7 @@ static void probe_usage(FILE *f)
 }
 
 /* Runs the probes on p and writes the CSV (atomically unless to stdout). */
-static int probe_to_csv(platform_t *p, const probe_opts_t *o, err_t *e)
+static int probe_to_csv(platform_t *p, const probe_cli_t *o, err_t *e)
 {
     char def[300];
     const char *out = o->out;
@@ -68,7 +94,13 @@ static int probe_to_csv(platform_t *p, const probe_opts_t *o, err_t *e)
     if (strcmp(out, "-") != 0 && (outfile_ensure_dir(out, e) < 0 || !(f = outfile_open(out, e))))
         return -1;
     probe_result_t r;
-    if (probe_run(p, o->host, (int)o->reps, "numasim", &r, e) < 0) {
+    probe_opts_t po = {.reps = (int)o->reps,
+                       .hz = (int)o->hz,
+                       .chase_max = o->chase_max,
+                       .pauses = o->npauses ? o->pauses : NULL,
+                       .npauses = o->npauses,
+                       .only_cache = o->only_cache};
+    if (probe_run(p, o->host, &po, "numasim", &r, e) < 0) {
         if (f)
             outfile_abort(f, out);
         return -1;
@@ -90,7 +122,7 @@ static int probe_to_csv(platform_t *p, const probe_opts_t *o, err_t *e)
     return 0;
 }
 
-static int add_set(probe_opts_t *o, const char *arg, err_t *e)
+static int add_set(probe_cli_t *o, const char *arg, err_t *e)
 {
     const char *eq = strchr(arg, '=');
     if (strncmp(arg, "platform.", 9) != 0 || !eq || eq == arg + 9)
@@ -109,8 +141,10 @@ int cli_probe(int argc, char **argv)
         {"output", required_argument, NULL, 'o'}, {"reps", required_argument, NULL, 'r'},
         {"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
         {"native", no_argument, NULL, 'N'},       {"cpus", required_argument, NULL, 'C'},
+        {"hz", required_argument, NULL, 'z'},     {"chase-max", required_argument, NULL, 'x'},
+        {"pauses", required_argument, NULL, 'p'}, {"only-cache", no_argument, NULL, 'K'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-    probe_opts_t o = {.reps = 0};
+    probe_cli_t o = {.reps = 0, .hz = 1024};
     int native = 0;
     const char *cpus = NULL;
     o.ov = calloc((size_t)argc + 1, sizeof *o.ov);
@@ -130,6 +164,28 @@ int cli_probe(int argc, char **argv)
                         optarg);
                 rc = ERR_EXIT;
             }
+            break;
+        case 'z':
+            if (err_parse_long(optarg, &o.hz) < 0 || o.hz < 0 || o.hz > 100000) {
+                err_set(&e, "--hz", 0, "expected a whole number from 0 to 100000, not '%.40s'",
+                        optarg);
+                rc = ERR_EXIT;
+            }
+            break;
+        case 'x':
+            if (err_parse_long(optarg, &o.chase_max) < 0 || o.chase_max < 1024 ||
+                o.chase_max > PROBE_CHASE_CAP) {
+                err_set(&e, "--chase-max", 0, "expected bytes from 1024 to %ld, not '%.40s'",
+                        PROBE_CHASE_CAP, optarg);
+                rc = ERR_EXIT;
+            }
+            break;
+        case 'K':
+            o.only_cache = 1;
+            break;
+        case 'p':
+            if ((o.npauses = probe_parse_pauses(optarg, o.pauses, &e)) < 0)
+                rc = ERR_EXIT;
             break;
         case 's':
             if (add_set(&o, optarg, &e) < 0)

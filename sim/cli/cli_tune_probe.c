@@ -2,10 +2,15 @@
  * the platform's parameters to probe cells (numasim probe's CSV, measured
  * natively or simulated on another platform) by simulating the same probes.
  *
- * Each evaluation re-executes this binary as `numasim probe -q --reps 3
+ * Each evaluation re-executes this binary as `numasim probe -q --reps 5
  * --set platform.NAME=VALUE... PLATFORM.xml` in a child (SimGrid allows one
  * engine per process) and reads its CSV back; the fit is tune.c's simplex
- * on log(simulated/measured) of each cell's median. */
+ * on log(simulated/measured) of each cell's median. Five repetitions, the
+ * simulated default: the ticks-on pause rows place repetition r of n at the
+ * tick phase (r + 1/2) / n, so their median depends on n, and a simulated
+ * target made with the default must be reproduced exactly. The chase stops
+ * at the target's largest chase_S (--chase-max), and the pause rows are the
+ * target's pauses (--pauses). */
 #define _XOPEN_SOURCE 700
 #include "child.h"
 #include "cli.h"
@@ -31,16 +36,21 @@ typedef struct {
     char **names;
     const probe_row_t *rows; /* [ncells] target rows fitted */
     int ncells;
+    char chase_max[32]; /* the target's largest chase (1024 without one) */
+    char *pauses;       /* the target's pauses, "P,P,..." ("0" without one) */
+    int only_cache;     /* the target has pause, chase and hit rows only */
     char dir[PATH_MAX], csv[PATH_MAX + 16], errf[PATH_MAX + 16];
 } ctx_t;
 
-/* The parameters probes measure: the memory-model costs and every link
- * class, when their value is > 0 (the fit works on logarithms). */
+/* The parameters probes measure: the memory-model costs, the data cache
+ * levels' latencies (the chase) and every link class, when their value is
+ * > 0 (the fit works on logarithms). The footprints (default 0) are fitted
+ * only when named: the pause rows see them. */
 static int default_params(const platform_t *p, char ***names, int *n)
 {
-    static const char *const mem[] = {"hit_cycles",          "atomic_cycles",
-                                      "mem_local_cycles",    "c2c_node_cycles",
-                                      "remote_dirty_cycles", "inval_node_cycles"};
+    static const char *const mem[] = {"hit_cycles",      "atomic_cycles",       "mem_local_cycles",
+                                      "c2c_node_cycles", "remote_dirty_cycles", "inval_node_cycles",
+                                      "l1d_cycles",      "l2_cycles",           "l3_cycles"};
     *n = 0;
     *names = calloc((size_t)p->nparams + 8, sizeof **names);
     if (!*names)
@@ -58,6 +68,64 @@ static int default_params(const platform_t *p, char ***names, int *n)
     return *n;
 }
 
+/* The footprint parameters (lines per tick, per 10^6 cycles): 0 by default,
+ * so their fit starts from FOOTPRINT_START lines. */
+#define FOOTPRINT_START 64
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n > t && !strcmp(s + n - t, tail);
+}
+
+static int is_footprint(const char *name)
+{
+    return ends_with(name, "_footprint_lines") || ends_with(name, "_per_mcycle");
+}
+
+/* The pauses P of the target's timer_ops_pause[_tick]_P rows, ascending
+ * and once each, as --pauses takes them ("0" when there are none: the
+ * simulated probe then spends no time on rows nobody fits). Malloc'd. */
+static char *target_pauses(const probe_row_t *rows, int n)
+{
+    uint64_t *v = calloc((size_t)n + 1, sizeof *v);
+    int nv = 0;
+    if (!v)
+        abort();
+    for (int i = 0; i < n; i++) {
+        const char *p = rows[i].probe;
+        if (strncmp(p, "timer_ops_pause_", 16))
+            continue;
+        p += 16;
+        if (!strncmp(p, "tick_", 5))
+            p += 5;
+        char *end;
+        unsigned long long x = strtoull(p, &end, 10);
+        if (*end || end == p)
+            continue;
+        int j = nv;
+        while (j > 0 && v[j - 1] > x)
+            j--;
+        if (j > 0 && v[j - 1] == x)
+            continue;
+        memmove(v + j + 1, v + j, sizeof *v * (size_t)(nv - j));
+        v[j] = x;
+        nv++;
+    }
+    if (nv == 0)
+        v[nv++] = 0;
+    size_t cap = (size_t)nv * 24 + 1, used = 0;
+    char *s = malloc(cap);
+    if (!s)
+        abort();
+    s[0] = '\0';
+    for (int i = 0; i < nv; i++)
+        used += (size_t)snprintf(s + used, cap - used, "%s%llu", i ? "," : "",
+                                 (unsigned long long)v[i]);
+    free(v);
+    return s;
+}
+
 static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
 {
     ctx_t *T = vctx;
@@ -68,7 +136,13 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
     argv[n++] = "probe";
     argv[n++] = "-q";
     argv[n++] = "--reps";
-    argv[n++] = "3";
+    argv[n++] = "5";
+    argv[n++] = "--chase-max";
+    argv[n++] = T->chase_max;
+    argv[n++] = "--pauses";
+    argv[n++] = T->pauses;
+    if (T->only_cache)
+        argv[n++] = "--only-cache";
     argv[n++] = "-o";
     argv[n++] = T->csv;
     for (int i = 0; i < T->nparams && i < 64; i++) {
@@ -124,6 +198,68 @@ static void cleanup(ctx_t *T)
     rmdir(T->dir);
 }
 
+/* The objective (tune.c's) of values, simulated; -1 with e on failure. */
+static double objective(ctx_t *T, const double *values, const tune_cell_t *cells, double *sim,
+                        int *evals, err_t *e)
+{
+    double v[64];
+    for (int i = 0; i < T->nparams && i < 64; i++)
+        v[i] = tune_round(values[i]);
+    (*evals)++;
+    return eval_probe(v, sim, T, e) < 0 ? -1 : tune_objective(sim, cells, T->ncells);
+}
+
+/* Footprints move the pause rows by steps: the simulated caches empty a
+ * level at once when a footprint reaches its capacity, so the objective is
+ * flat between steps and a simplex stops on the first flat. Before it, each
+ * footprint is scanned alone (the others held), twice round: over x2 steps
+ * from 1 to 2^15 lines, then finer steps around the best (down to x2^(1/16),
+ * 4%), taking the middle of the best flat each time: the flat where every
+ * row matches spans the values the pauses cannot tell apart, and its middle
+ * is the estimate. Returns 0 (v updated) or -1. */
+static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, err_t *e)
+{
+    enum { NC = 16 };
+    double *sim = calloc((size_t)T->ncells, sizeof *sim);
+    int evals = 0;
+    if (!sim)
+        abort();
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < T->nparams; i++) {
+            if (!is_footprint(T->names[i]))
+                continue;
+            /* round 1: x2 over the range, then x2^(1/4), x2^(1/16) around the
+             * best; round 2 (the others moved): x2^(1/16) twice, so that the
+             * window (x0.84 to x1.19) re-centres on the flat */
+            for (int step = round ? 2 : 0; step < (round ? 4 : 3); step++) {
+                int pass = round ? 2 : step;
+                double cand[NC], obj[NC], keep = v[i];
+                int n = pass == 0 ? NC : 9;
+                for (int j = 0; j < n; j++) {
+                    cand[j] = pass == 0 ? pow(2, j) : keep * pow(2, (j - 4) / pow(4, pass));
+                    v[i] = cand[j];
+                    if ((obj[j] = objective(T, v, cells, sim, &evals, e)) < 0) {
+                        free(sim);
+                        return -1;
+                    }
+                }
+                int best = 0;
+                for (int j = 1; j < n; j++)
+                    if (obj[j] < obj[best] - 1e-12)
+                        best = j;
+                int lo = best, hi = best;
+                while (lo > 0 && obj[lo - 1] <= obj[best] + 1e-12)
+                    lo--;
+                while (hi < n - 1 && obj[hi + 1] <= obj[best] + 1e-12)
+                    hi++;
+                v[i] = sqrt(cand[lo] * cand[hi]);
+            }
+            fprintf(stderr, "scan: %s=%.6g (%d simulations so far)\n", T->names[i], v[i], evals);
+        }
+    free(sim);
+    return 0;
+}
+
 static int fit(ctx_t *T, const char *target, const char *out, long max_evals, const platform_t *p,
                err_t *e)
 {
@@ -133,15 +269,51 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
         abort();
     for (int i = 0; i < T->ncells; i++)
         cells[i].cycles = T->rows[i].median;
-    for (int i = 0; i < T->nparams; i++)
+    double step = 0.2, *start = calloc((size_t)T->nparams, sizeof *start);
+    int scan = 0;
+    if (!start)
+        abort();
+    for (int i = 0; i < T->nparams; i++) {
         err_parse_double(platform_param(p, T->names[i])->value, &init[i]);
+        if (is_footprint(T->names[i])) {
+            scan = 1;
+            if (!(init[i] > 0)) {
+                init[i] = FOOTPRINT_START;
+                fprintf(stderr, "note: %s is 0 in %s; the fit starts it at %g\n", T->names[i],
+                        T->platform, init[i]);
+            }
+        } else if (!(init[i] > 0)) {
+            free(cells);
+            free(init);
+            free(start);
+            return err_set(e, T->platform, platform_param(p, T->names[i])->line,
+                           "%s is %g: the fit works on logarithms and needs a start > 0 "
+                           "(write one in the file)",
+                           T->names[i], init[i]);
+        }
+    }
+    memcpy(start, init, sizeof *start * (size_t)T->nparams);
+    if (scan) {
+        if (scan_footprints(T, start, cells, e) < 0) {
+            free(cells);
+            free(init);
+            free(start);
+            return -1;
+        }
+        step = 0.05; /* the simplex polishes what the scan found */
+    }
+    int all_footprints = 1;
+    for (int i = 0; i < T->nparams; i++)
+        all_footprints &= is_footprint(T->names[i]);
+    if (scan && all_footprints)
+        max_evals = 1; /* nothing for a simplex on flats: the scan's values stand */
     tune_problem_t pb = {.nparams = T->nparams,
                          .names = (const char *const *)T->names,
-                         .initial = init,
+                         .initial = start,
                          .ncells = T->ncells,
                          .cells = cells,
                          .max_evals = (int)max_evals,
-                         .step = 0.2,
+                         .step = step,
                          .size_tol = 1e-3,
                          .eval = eval_probe,
                          .ctx = T,
@@ -191,6 +363,7 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
     }
     free(cells);
     free(init);
+    free(start);
     return rc;
 }
 
@@ -240,6 +413,23 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
     }
     if (rc == 0 && T.ncells == 0)
         rc = err_set(&e, target, 0, "no probe cell with a median > 0 to fit");
+    /* The simulated chase stops at the target's largest size: the rest of
+     * the chase is the bulk of a probe's time on a platform with a large
+     * last level, and the other rows do not depend on it (probe_cache.c). */
+    long chase_max = 1024;
+    for (int i = 0; i < T.ncells; i++) {
+        long s;
+        if (!strncmp(rows[i].probe, "chase_", 6) && err_parse_long(rows[i].probe + 6, &s) == 0 &&
+            s > chase_max)
+            chase_max = s;
+    }
+    snprintf(T.chase_max, sizeof T.chase_max, "%ld", chase_max);
+    T.pauses = rc == 0 ? target_pauses(rows, T.ncells) : NULL;
+    T.only_cache = 1;
+    for (int i = 0; i < T.ncells; i++)
+        if (strncmp(rows[i].probe, "chase_", 6) && strncmp(rows[i].probe, "timer_ops_pause_", 16) &&
+            strcmp(rows[i].probe, "hit"))
+            T.only_cache = 0;
     T.rows = rows;
     if (rc == 0) {
         if (out)
@@ -262,6 +452,7 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
     if (rc == 0)
         rc = fit(&T, target, outbuf, max_evals, p, &e);
     cleanup(&T);
+    free(T.pauses);
     if (rc < 0)
         fprintf(stderr, "%s\n", e.msg);
     for (int i = 0; i < nov; i++)

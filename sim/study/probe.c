@@ -19,55 +19,28 @@
  * Samples are kept raw in host memory (each cell is written by its timing
  * CPU only); finish() subtracts the median of the empty timings (cell 0:
  * cpu_now(); cpu_now(); zero in simulation, the clock's own cost natively)
- * and takes the median, p10 and p90.
+ * and takes the median, p10 and p90 (a batched cell's sample divided by its
+ * batch first).
+ *
+ * The pause and chase cells (probe_cache.c) come last, run by CPU 0 alone.
+ * Every CPU runs with interrupts disabled but in the ticks-on pause cells,
+ * so the tick that the probe's timer core installs (at --hz) is taken only
+ * there: the other cells see no tick, as before (a simulated CPU takes the
+ * ticks it missed when it enables interrupts).
  */
-#include "probe.h"
-#include "cpu.h"
-#include "simulated.h"
+#include "probe_internal.h"
 #include "native.h"
-#include "timer/timer.h"
+#include "simulated.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum {
-    K_OVERHEAD,
-    K_HIT,
-    K_ATOMIC,
-    K_LOAD_MEM,
-    K_LOAD_DIRTY,
-    K_STORE_INVAL,
-    K_PP_LDST,
-    K_PP_CAS,
-    K_TIMER_OPS
-} kind_t;
-
 /* Operations per sample of the cheap probes (hit, atomic_held, timer_ops):
  * one of them alone is below the resolution of some hosts' counters (a
  * virtual machine's TSC may advance by 20 at a time). */
 #define PROBE_BATCH 32
-
-typedef struct {
-    kind_t kind;
-    int from, to;   /* CPUs */
-    int home;       /* node of the line */
-    int nsharers;   /* store_inval: the next nsharers CPUs after from */
-    maddr_t line;   /* the probed line */
-    double *sample; /* [reps] raw cycles */
-} cell_t;
-
-typedef struct {
-    platform_t *p;
-    int reps;
-    int ncells, cap;
-    cell_t *cells;
-    maddr_t bar_count, bar_gen;
-    tcore_t *tc;   /* for timer_ops; its tick never comes */
-    maddr_t timer; /* timer_ops' timer, on CPU 0's node */
-    int err;
-} probe_ctx_t;
 
 const char *const probe_csv_header =
     "probe,platform,from_cpu,to_cpu,from_node,to_node,median_cycles,p10_cycles,p90_cycles,reps";
@@ -79,7 +52,8 @@ static maddr_t probe_alloc(machine_t *m, int node, size_t bytes)
 
 /* --- the cells ------------------------------------------------------------ */
 
-static void add_cell(probe_ctx_t *X, machine_t *m, kind_t kind, int from, int to, int home, int k)
+cell_t *probe_add_cell(probe_ctx_t *X, machine_t *m, kind_t kind, int from, int to, int home, int k,
+                       int with_line)
 {
     if (X->ncells == X->cap) {
         X->cap = X->cap ? 2 * X->cap : 64;
@@ -94,10 +68,19 @@ static void add_cell(probe_ctx_t *X, machine_t *m, kind_t kind, int from, int to
     c->to = to;
     c->home = home;
     c->nsharers = k;
-    c->line = probe_alloc(m, home, 2 * (size_t)X->p->line_bytes);
+    c->reps = X->reps;
+    c->batch = kind == K_HIT || kind == K_ATOMIC || kind == K_TIMER_OPS ? PROBE_BATCH : 1;
+    if (with_line)
+        c->line = probe_alloc(m, home, 2 * (size_t)X->p->line_bytes);
     c->sample = calloc((size_t)X->reps, sizeof *c->sample);
     if (!c->sample)
         abort();
+    return c;
+}
+
+static void add_cell(probe_ctx_t *X, machine_t *m, kind_t kind, int from, int to, int home, int k)
+{
+    probe_add_cell(X, m, kind, from, to, home, k, 1);
 }
 
 /* The second CPU of node n, or -1 when it has only one. */
@@ -131,8 +114,18 @@ static void setup(machine_t *m, void *arg)
     add_cell(X, m, K_HIT, c0, c0, n0, 0);
     add_cell(X, m, K_ATOMIC, c0, c0, n0, 0);
     add_cell(X, m, K_TIMER_OPS, c0, c0, n0, 0);
-    X->tc = tcore_create(m, TIMER_CLASSIC, 0, 1ull << 50, 0);
+    X->period = X->hz > 0 ? (uint64_t)(p->clock_mhz * 1e6 / X->hz + 0.5) : 0;
+    X->tc = tcore_create(m, TIMER_CLASSIC, 0, X->period > 0 ? X->period : 1ull << 50, 0);
     X->timer = timer_alloc(X->tc, n0, tcore_register_fn(X->tc, no_fn, NULL), 0);
+    if (X->only_cache) {
+        /* the empty timing and the hit only (the timer and the bases keep
+         * their addresses: the pause rows see the same sets) */
+        for (int i = 2; i < X->ncells; i++)
+            free(X->cells[i].sample);
+        X->ncells = 2;
+        probe_cache_cells(X, m);
+        return;
+    }
     for (int a = 0; a < p->nnodes; a++)
         for (int h = 0; h < p->nnodes; h++)
             if (pair_wanted(p, a))
@@ -160,11 +153,12 @@ static void setup(machine_t *m, void *arg)
                 if (to >= 0)
                     add_cell(X, m, (kind_t)kind, from, to, a, 0);
             }
+    probe_cache_cells(X, m);
 }
 
 /* --- the programs ------------------------------------------------------- */
 
-static void barrier(cpu_t *c, const probe_ctx_t *X)
+void probe_barrier(cpu_t *c, const probe_ctx_t *X)
 {
     cpu_progress(c); /* for the native machine's watchdog */
     uint64_t gen = cpu_read(c, X->bar_gen);
@@ -185,7 +179,7 @@ static int is_sharer(const cell_t *k, int id, int ncpus)
 }
 
 /* Puts the line in the state the cell measures from. */
-static void timer_pair(cpu_t *c, const probe_ctx_t *X)
+void probe_timer_pair(cpu_t *c, const probe_ctx_t *X)
 {
     mod_timer(c, X->tc, X->timer, read_jiffies(c, X->tc) + 100);
     del_timer(c, X->tc, X->timer);
@@ -197,7 +191,7 @@ static void prepare(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep, in
     switch (k->kind) {
     case K_TIMER_OPS:
         if (id == k->from)
-            timer_pair(c, X);
+            probe_timer_pair(c, X);
         break;
     case K_HIT:
         if (id == k->from)
@@ -273,7 +267,7 @@ static void measure(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
         break;
     case K_TIMER_OPS:
         for (int i = 0; i < PROBE_BATCH; i++)
-            timer_pair(c, X);
+            probe_timer_pair(c, X);
         break;
     case K_STORE_INVAL:
         cpu_write(c, k->line, (uint64_t)rep + 7);
@@ -288,23 +282,29 @@ static void measure(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
 static void program(cpu_t *c, void *arg)
 {
     probe_ctx_t *X = arg;
-    int n = X->p->ncpus;
-    for (int i = 0; i < X->ncells; i++) {
+    int n = X->p->ncpus, i;
+    cpu_irq_disable(c); /* the tick only in the ticks-on pause cells */
+    for (i = 0; i < X->ncells; i++) {
         cell_t *k = &X->cells[i];
+        if (k->kind == K_PAUSE || k->kind == K_CHASE)
+            break; /* probe_cache.c's, on CPU 0 alone */
         if (k->kind == K_PP_LDST || k->kind == K_PP_CAS) {
-            barrier(c, X);
+            probe_barrier(c, X);
             pingpong(c, k, X->reps);
             continue;
         }
-        for (int r = 0; r < X->reps; r++) {
-            barrier(c, X);
+        for (int r = 0; r < k->reps; r++) {
+            probe_barrier(c, X);
             prepare(c, X, k, r, n);
-            barrier(c, X);
+            probe_barrier(c, X);
             measure(c, X, k, r);
         }
     }
-    barrier(c, X);
+    probe_barrier(c, X);
+    probe_cache_section(c, X, i);
+    probe_barrier(c, X);
     machine_stop(cpu_machine(c)); /* timer_ops installed a tick */
+    cpu_irq_enable(c);            /* stopping: no tick is taken */
 }
 
 static void start_programs(machine_t *m, void *arg)
@@ -323,6 +323,8 @@ static const char *kind_name(const cell_t *k, char *buf, size_t n)
                                         "pingpong_ldst",  "pingpong_cas", "timer_ops"};
     if (k->kind == K_STORE_INVAL)
         snprintf(buf, n, "store_inval_%d", k->nsharers);
+    else if (k->kind == K_CHASE || k->kind == K_PAUSE)
+        probe_cache_name(k, buf, n);
     else
         snprintf(buf, n, "%s", names[k->kind]);
     return buf;
@@ -336,18 +338,21 @@ static double quantile(const double *sorted, int n, double q)
 static void collect(const probe_ctx_t *X, probe_result_t *r)
 {
     const platform_t *p = X->p;
-    int reps = X->reps;
-    double *s = malloc(sizeof *s * (size_t)reps);
+    int maxreps = 1;
+    for (int i = 0; i < X->ncells; i++)
+        if (X->cells[i].reps > maxreps)
+            maxreps = X->cells[i].reps;
+    double *s = malloc(sizeof *s * (size_t)maxreps);
     r->rows = calloc((size_t)X->ncells, sizeof *r->rows);
     if (!s || !r->rows)
         abort();
     double overhead = 0;
     for (int i = 0; i < X->ncells; i++) {
         const cell_t *k = &X->cells[i];
+        int reps = k->reps;
         for (int j = 0; j < reps; j++) {
             double v = k->kind == K_OVERHEAD ? k->sample[j] : k->sample[j] - overhead;
-            if (k->kind == K_HIT || k->kind == K_ATOMIC || k->kind == K_TIMER_OPS)
-                v /= PROBE_BATCH;
+            v /= k->batch;
             s[j] = v > 0 ? v : 0;
         }
         gsl_sort(s, 1, (size_t)reps);
@@ -367,12 +372,24 @@ static void collect(const probe_ctx_t *X, probe_result_t *r)
     free(s);
 }
 
-int probe_run(platform_t *p, host_t *host, int reps, const char *argv0, probe_result_t *r, err_t *e)
+int probe_run(platform_t *p, host_t *host, const probe_opts_t *o, const char *argv0,
+              probe_result_t *r, err_t *e)
 {
     memset(r, 0, sizeof *r);
-    if (reps < 1)
-        return err_set(e, NULL, 0, "probe: repetitions must be >= 1, not %d", reps);
-    probe_ctx_t X = {.p = host ? host_platform(host) : p, .reps = reps};
+    if (o->reps < 1)
+        return err_set(e, NULL, 0, "probe: repetitions must be >= 1, not %d", o->reps);
+    if (o->hz < 0)
+        return err_set(e, NULL, 0, "probe: the tick rate must be >= 0, not %d", o->hz);
+    probe_ctx_t X = {
+        .p = host ? host_platform(host) : p, .reps = o->reps, .hz = o->hz, .chase_max = 0};
+    long chase = probe_chase_max(X.p, o->chase_max, e);
+    if (chase < 0)
+        return -1;
+    X.chase_max = (uint64_t)chase;
+    static const uint64_t decades[] = {0, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+    X.pauses = o->pauses ? o->pauses : decades;
+    X.npauses = o->pauses ? o->npauses : (int)(sizeof decades / sizeof *decades);
+    X.only_cache = o->only_cache;
     machine_hooks_t hooks = {.setup = start_programs, .arg = &X};
     native_opts_t no = {60};
     int rc = host ? native_run(host, 1, &hooks, &no, e) : machine_run(p, argv0, 1, &hooks, e);

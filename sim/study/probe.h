@@ -22,8 +22,16 @@
  *                    (the next K CPUs by id; to_cpu is the last of them)
  *   pingpong_ldst    round trip: store a flag, wait (loads) for the answer
  *   pingpong_cas     round trip: compare-and-swap the flag, wait (loads)
+ *   chase_S          pointer chase through a working set of S bytes (lmbench
+ *                    lat_mem_rd): per load, of PROBE_CHASE_BATCH dependent loads;
+ *                    S from 1 KiB in x2 steps with x1.5 midpoints up to chase_max
+ *   timer_ops_pause_P       the timer_ops pair timed once after P cycles of
+ *                           cpu_work, interrupts off (P = 0, 10, ..., 10^7,
+ *                           or the pauses asked for)
+ *   timer_ops_pause_tick_P  the same with the tick at hz
  * Node pairs: every ordered pair when nodes^2 <= PROBE_ALL_PAIRS_MAX, else
  * from node 0 to every node. Same-node pairs use a node's first two CPUs.
+ * The chase and pause cells run on CPU 0 (probe_cache.c).
  */
 #ifndef NUMASIM_PROBE_H
 #define NUMASIM_PROBE_H
@@ -36,6 +44,27 @@
 
 #define PROBE_ALL_PAIRS_MAX 1024
 #define PROBE_NAME_MAX      32
+#define PROBE_CHASE_BATCH   512               /* dependent loads per chase sample */
+#define PROBE_CHASE_CAP     ((long)64 << 20)  /* the largest chase working set */
+#define PROBE_CHASE_NOLEVEL ((long)256 << 10) /* chase_max without cache levels */
+
+typedef struct {
+    int reps;               /* repetitions per probe, >= 1 */
+    int hz;                 /* tick rate of the timer_ops_pause_tick rows (0: no tick) */
+    long chase_max;         /* 0: 4x the largest cache level (l1d/l2/l3_bytes), at most
+                               PROBE_CHASE_CAP; PROBE_CHASE_NOLEVEL without levels */
+    const uint64_t *pauses; /* [npauses] the pauses P of the timer_ops_pause rows, */
+    int npauses;            /* ascending; NULL: 0, 10, 100, ..., 10^7 */
+    int only_cache;         /* only timer_overhead and the pause and chase rows */
+} probe_opts_t;
+
+#define PROBE_PAUSES_MAX 256
+#define PROBE_PAUSE_MAX  1000000000ull
+
+/* Parses --pauses "P,P,..." (whole cycles, ascending, at most
+ * PROBE_PAUSE_MAX each, PROBE_PAUSES_MAX of them) into out. Returns the
+ * count, or -1 with e. */
+int probe_parse_pauses(const char *list, uint64_t *out, err_t *e);
 
 typedef struct {
     char probe[PROBE_NAME_MAX];
@@ -52,12 +81,18 @@ typedef struct {
 /* The CSV header (no trailing newline). */
 extern const char *const probe_csv_header;
 
-/* Runs every probe, reps repetitions each (>= 1), in this process: on the
- * simulated platform p (one machine_run: SimGrid allows one engine per
- * process), or natively on host when it is not NULL (p is then ignored).
- * Returns 0 with r filled (free with probe_result_free), or -1 with e. */
-int probe_run(platform_t *p, host_t *host, int reps, const char *argv0, probe_result_t *r,
-              err_t *e);
+/* Runs every probe, o->reps repetitions each (the pause rows fewer at long
+ * pauses, see probe_cache.c), in this process: on the simulated platform p
+ * (one machine_run: SimGrid allows one engine per process), or natively on
+ * host when it is not NULL (p is then ignored). Returns 0 with r filled
+ * (free with probe_result_free), or -1 with e. */
+int probe_run(platform_t *p, host_t *host, const probe_opts_t *o, const char *argv0,
+              probe_result_t *r, err_t *e);
+
+/* The chase's largest working set on p for a requested chase_max (0: the
+ * default rule of probe_opts_t). Returns bytes, or -1 with e when the
+ * request is out of range or not a multiple of the line. */
+long probe_chase_max(const platform_t *p, long requested, err_t *e);
 void probe_result_free(probe_result_t *r);
 
 /* Writes the rows as CSV to f (header first); platform names the platform

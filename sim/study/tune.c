@@ -289,6 +289,22 @@ char *tune_trim_dup(const char *s, size_t len)
     return d;
 }
 
+/* Why a cache parameter may be missing (appended to the error). */
+static const char *missing_hint(const char *name)
+{
+    static const char *const levels[] = {
+        "l1i_", ": the platform has no l1i cache level (no l1i_bytes prop)",
+        "l1d_", ": the platform has no l1d cache level (no l1d_bytes prop)",
+        "l2_",  ": the platform has no l2 cache level (no l2_bytes prop)",
+        "l3_",  ": the platform has no l3 cache level (no l3_bytes prop)"};
+    for (size_t i = 0; i < sizeof levels / sizeof *levels; i += 2)
+        if (!strncmp(name, levels[i], strlen(levels[i])))
+            return levels[i + 1];
+    if (strstr(name, "_footprint_lines") || strstr(name, "_per_mcycle"))
+        return ": a footprint is fitted only when the file has its prop (write it, value 0)";
+    return "";
+}
+
 int tune_parse_params(const char *list, const platform_t *p, char ***names, int *n, err_t *e)
 {
     *n = 0;
@@ -301,8 +317,8 @@ int tune_parse_params(const char *list, const platform_t *p, char ***names, int 
         if (!*name)
             return err_set(e, "--params", 0, "item %d of '%s' is empty", *n, list);
         if (!platform_param(p, name) || !strcmp(name, "tunable"))
-            return err_set(e, "--params", 0, "'%s' is not a parameter of %s (%s)", name, p->path,
-                           p->name);
+            return err_set(e, "--params", 0, "'%s' is not a parameter of %s (%s)%s", name, p->path,
+                           p->name, missing_hint(name));
         for (int i = 0; i < *n - 1; i++)
             if (!strcmp((*names)[i], name))
                 return err_set(e, "--params", 0, "'%s' is listed twice", name);

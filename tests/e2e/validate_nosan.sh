@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # scripts/validate --smoke: the whole host-validation loop, short, with its
 # results kept in a temporary directory (the repository's are not touched):
-# native probes, a platform fitted to them, the prediction and the native
-# measurement of paper-table and race-rearm, compared cell by cell.
+# native probes and measurements of paper-table and race-rearm, twice,
+# interleaved, a platform fitted to the probes, the prediction, compared cell
+# by cell with each cell's spread over the repeats; then the spacing sweep,
+# natively and predicted, and its chart.
 set -u
 numasim=$1 src=$2
 . "$src/tests/e2e/lib/common.bash"
@@ -13,8 +15,16 @@ rc=$?
 [ "$rc" -eq 0 ] || die "scripts/validate --smoke: exit $rc: $(tail -5 "$tmp/err")"
 csv=$tmp/v/published/results/host-validation.csv
 [ -f "$csv" ] || die "no host-validation.csv"
-head -1 "$csv" | grep -q '^scenario,strategy,cache,predicted_cycles,measured_cycles,error,' ||
+head -1 "$csv" | grep -q '^scenario,strategy,cache,predicted_cycles,measured_cycles,error,.*,measured_min,measured_max,repeats$' ||
     fail "bad header: $(head -1 "$csv")"
+# the measured median of a cell lies within the spread of its 2 repeats
+awk -F, 'NR > 1 && !($10 <= $5 && $5 <= $11 && $12 == 2) { bad = 1; print } END { exit bad }' "$csv" ||
+    fail "a cell whose measured median is outside its spread, or not of 2 repeats"
+for f in spacing-sweep-host spacing-sweep-predicted; do
+    [ "$(grep -c ',measure.spacing_cycles,' "$tmp/v/published/results/$f.csv")" -eq 6 ] ||
+        fail "$f.csv: not 2 strategies x 3 spacings"
+done
+[ -s "$tmp/v/published/plots/spacing-sweep.png" ] || fail "no spacing-sweep chart"
 # paper-table: 5 strategies x 2 caches; race-rearm: its 6 strategies, warm
 [ "$(grep -c '^paper-table,' "$csv")" -eq 10 ] || fail "paper-table cells: $(grep -c '^paper-table,' "$csv")"
 [ "$(grep -c '^race-rearm,' "$csv")" -eq 6 ] || fail "race-rearm cells: $(grep -c '^race-rearm,' "$csv")"

@@ -49,7 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ARENA_BYTES ((size_t)16 << 20) /* per node; bases are 8 KiB per CPU */
+#define ARENA_BYTES ((size_t)96 << 20) /* per node: bases (8 KiB per CPU), timers, the chase probe (64 MiB at most); touched only where used */
 #define WATCH_MS    100                /* the watchdog's look interval */
 
 typedef struct ncpu ncpu_t;

@@ -1,0 +1,296 @@
+/* probe_cache: the probes that see caches fill and forget. Theory of
+ * operation.
+ *
+ * chase_S (lmbench's lat_mem_rd): a ring of S / line_bytes elements, one per
+ * line, each holding the address of the next, so that every cpu_read waits
+ * for the one before (a dependent chain: no two loads overlap). The ring
+ * visits the pages of the working set in a random order, and the lines of
+ * each page in a random order (lmbench's mem_initialize), so that neither a
+ * stride prefetcher nor the page's neighbours help. CPU 0 walks the whole
+ * ring once to warm it, then times PROBE_CHASE_BATCH loads per sample; the
+ * row is the median cycles per load. Every size uses the start of one
+ * buffer, homed on CPU 0's node and allocated by the first chase (not in
+ * setup: a native cpu_flush_cache flushes every allocated byte, and the
+ * load_mem cells before it flush at every repetition). A chase of S bytes
+ * mostly hits the first level whose capacity is >= S, so the rows are a
+ * staircase: its steps are the level sizes, its treads their latencies.
+ *
+ * timer_ops_pause_P: the timer_ops pair (mod_timer + del_timer of a warm
+ * timer, 2.6.6 core), timed once after P cycles of cpu_work. What the pause
+ * brings into the caches (the work's own lines, other software, the tick
+ * when it is on) evicts what the pair needs, and the pair pays the misses:
+ * the rows are a decay curve against P. The _tick_ rows run with interrupts
+ * enabled, so the timer core's tick comes at hz; the others with them off.
+ * Where the tick falls in a pause would depend on everything that ran
+ * before (a fit would see the rows jump as a parameter moves the phase), so
+ * each repetition r of n starts its pause (r + 1/2) / n of a tick period
+ * before a tick: the CPU idles to that phase before the warm pair. A pause
+ * of P cycles then holds a tick in about P / period of the repetitions, as
+ * at a random phase, on either machine.
+ * A row takes PAUSE_MAX_REPS repetitions at most, and fewer at long pauses
+ * (PAUSE_BUDGET cycles of pause per row at most, but at least
+ * PAUSE_MIN_REPS), so that the native probe stays within seconds.
+ *
+ * The simulated caches evict by LRU and the footprints fill them in order,
+ * so a level loses the pair's lines all at once when a footprint reaches
+ * its capacity: the simulated curve is a staircase, and it places a
+ * footprint only as finely as the pauses are spaced (--pauses).
+ *
+ * Order: the pause cells come before the chase, so that they see the same
+ * history whatever the chase's largest size (tune --probe-target shortens the
+ * chase to the target's sizes), and the chase runs with interrupts off
+ * again (no tick lands in its samples). A chase row does not depend on the
+ * sizes before it: its warm pass makes its lines the newest of every set.
+ */
+#include "probe_internal.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE_BYTES     4096
+#define PAUSE_BUDGET   2e9
+#define PAUSE_MIN_REPS 25
+#define PAUSE_MAX_REPS 200
+
+static const char *const kLevels[] = {"l1d_bytes", "l2_bytes", "l3_bytes"};
+
+long probe_chase_max(const platform_t *p, long requested, err_t *e)
+{
+    long line = p->line_bytes > 0 ? p->line_bytes : 64;
+    if (requested) {
+        if (requested < 1024 || requested > PROBE_CHASE_CAP || requested % line)
+            return err_set(e, "--chase-max", 0,
+                           "expected bytes from 1024 to %ld, a multiple of the line (%ld), "
+                           "not %ld",
+                           PROBE_CHASE_CAP, line, requested);
+        return requested;
+    }
+    double largest = 0;
+    for (size_t i = 0; i < sizeof kLevels / sizeof *kLevels; i++) {
+        const platform_param_t *q = platform_param(p, kLevels[i]);
+        double v;
+        if (q && err_parse_double(q->value, &v) == 0 && v > largest)
+            largest = v;
+    }
+    if (largest <= 0)
+        return PROBE_CHASE_NOLEVEL;
+    return 4 * largest < (double)PROBE_CHASE_CAP ? (long)(4 * largest) / line * line
+                                                 : PROBE_CHASE_CAP;
+}
+
+void probe_cache_cells(probe_ctx_t *X, machine_t *m)
+{
+    const platform_t *p = X->p;
+    int n0 = p->cpu_node[0];
+    uint64_t line = (uint64_t)p->line_bytes;
+    X->section = machine_alloc(m, n0, (size_t)line); /* after the other cells' lines */
+    for (int ticks = 0; ticks < 2; ticks++) {
+        for (int i = 0; i < X->npauses; i++) {
+            uint64_t pause = X->pauses[i];
+            cell_t *k = probe_add_cell(X, m, K_PAUSE, 0, 0, n0, 0, 0);
+            k->pause = pause;
+            k->ticks = ticks;
+            double fit = pause ? PAUSE_BUDGET / (double)pause : PAUSE_MAX_REPS;
+            if (fit > PAUSE_MAX_REPS)
+                fit = PAUSE_MAX_REPS;
+            if (fit < k->reps)
+                k->reps = fit > PAUSE_MIN_REPS ? (int)fit : PAUSE_MIN_REPS;
+            if (k->reps > X->reps)
+                k->reps = X->reps;
+        }
+    }
+    for (uint64_t s = 1024; s <= X->chase_max; s *= 2) {
+        uint64_t sizes[2] = {s, s * 3 / 2};
+        for (int i = 0; i < 2; i++)
+            if (sizes[i] <= X->chase_max && sizes[i] % line == 0) {
+                cell_t *k = probe_add_cell(X, m, K_CHASE, 0, 0, n0, 0, 0);
+                k->bytes = sizes[i];
+                k->batch = PROBE_CHASE_BATCH;
+            }
+    }
+}
+
+int probe_parse_pauses(const char *list, uint64_t *out, err_t *e)
+{
+    int n = 0;
+    for (const char *s = list;;) {
+        char item[32];
+        size_t len = strcspn(s, ",");
+        long v;
+        snprintf(item, sizeof item, "%.*s", (int)(len < 31 ? len : 31), s);
+        if (n == PROBE_PAUSES_MAX || len >= 31 || err_parse_long(item, &v) < 0 || v < 0 ||
+            (uint64_t)v > PROBE_PAUSE_MAX || (n && (uint64_t)v <= out[n - 1]))
+            return err_set(e, "--pauses", 0,
+                           "expected at most %d ascending whole numbers of cycles from 0 to %llu, "
+                           "'%.40s' is not one",
+                           PROBE_PAUSES_MAX, (unsigned long long)PROBE_PAUSE_MAX, item);
+        out[n++] = (uint64_t)v;
+        if (!s[len])
+            return n;
+        s += len + 1;
+    }
+}
+
+/* Before repetition rep of a ticks-on pause cell (before the warm pair):
+ * idles until the phase of the tick at which this repetition's pause
+ * starts. */
+static void pause_phase(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep)
+{
+    uint64_t period = X->period;
+    if (!k->ticks || !period)
+        return;
+    uint64_t now = cpu_now(c), next = cpu_next_tick(c);
+    /* Natively the ticks missed while interrupts were off were taken as one:
+     * the next tick is on the same grid, some periods later. */
+    if (next <= now)
+        next += ((now - next) / period + 1) * period;
+    uint64_t lead = (uint64_t)(((double)rep + 0.5) / k->reps * (double)period);
+    cpu_idle_until(c, next > now + lead ? next - lead : next + period - lead);
+}
+
+void probe_cache_name(const cell_t *k, char *buf, size_t n)
+{
+    if (k->kind == K_CHASE)
+        snprintf(buf, n, "chase_%llu", (unsigned long long)k->bytes);
+    else
+        snprintf(buf, n, "timer_ops_pause_%s%llu", k->ticks ? "tick_" : "",
+                 (unsigned long long)k->pause);
+}
+
+/* Shuffles v[0..n) (Fisher-Yates). */
+static void shuffle(gsl_rng *r, uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = (uint32_t)gsl_rng_uniform_int(r, i);
+        uint32_t t = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = t;
+    }
+}
+
+/* Links the first `bytes` of buf into the ring (at no cost: lmbench does not
+ * time its initialisation either) and returns its first element. The order
+ * depends on the size only, so a run is reproducible. */
+static maddr_t build_ring(machine_t *m, maddr_t buf, uint64_t bytes, uint32_t line)
+{
+    uint32_t nlines = (uint32_t)(bytes / line), per_page = PAGE_BYTES / line;
+    if (per_page < 1)
+        per_page = 1;
+    uint32_t npages = (nlines + per_page - 1) / per_page;
+    uint32_t *pages = malloc(sizeof *pages * npages), *in = malloc(sizeof *in * per_page);
+    uint32_t *order = malloc(sizeof *order * nlines);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!pages || !in || !order || !r)
+        abort();
+    gsl_rng_set(r, (unsigned long)bytes);
+    for (uint32_t i = 0; i < npages; i++)
+        pages[i] = i;
+    shuffle(r, pages, npages);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < npages; i++) {
+        uint32_t first = pages[i] * per_page;
+        uint32_t cnt = nlines - first < per_page ? nlines - first : per_page;
+        for (uint32_t j = 0; j < cnt; j++)
+            in[j] = first + j;
+        shuffle(r, in, cnt);
+        for (uint32_t j = 0; j < cnt; j++)
+            order[n++] = in[j];
+    }
+    for (uint32_t i = 0; i < nlines; i++)
+        machine_poke(m, buf + (maddr_t)order[i] * line,
+                     buf + (maddr_t)order[(i + 1) % nlines] * line);
+    maddr_t start = buf + (maddr_t)order[0] * line;
+    gsl_rng_free(r);
+    free(pages);
+    free(in);
+    free(order);
+    return start;
+}
+
+static void chase(cpu_t *c, probe_ctx_t *X, cell_t *k)
+{
+    machine_t *m = cpu_machine(c);
+    uint32_t line = (uint32_t)X->p->line_bytes;
+    if (!X->chase_buf)
+        X->chase_buf = machine_alloc(m, k->home, (size_t)X->chase_max);
+    maddr_t a = build_ring(m, X->chase_buf, k->bytes, line);
+    uint64_t nlines = k->bytes / line;
+    for (uint64_t i = 0; i < nlines; i++) {
+        a = cpu_read(c, a);
+        if ((i & 0xffff) == 0xffff)
+            cpu_progress(c); /* the native watchdog */
+    }
+    for (int r = 0; r < k->reps; r++) {
+        uint64_t t0 = cpu_now(c);
+        for (int i = 0; i < PROBE_CHASE_BATCH; i++)
+            a = cpu_read(c, a);
+        uint64_t t1 = cpu_now(c);
+        k->sample[r] = (double)(t1 - t0);
+        cpu_progress(c);
+    }
+}
+
+/* One repetition of a pause cell: the warm pair, the pause, the timed pair
+ * (once: a pause evicts what one pair needs). */
+static void pause_rep(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
+{
+    pause_phase(c, X, k, rep);
+    probe_timer_pair(c, X);
+    cpu_work(c, k->pause);
+    uint64_t t0 = cpu_now(c);
+    probe_timer_pair(c, X);
+    uint64_t t1 = cpu_now(c);
+    k->sample[rep] = (double)(t1 - t0);
+    cpu_progress(c);
+}
+
+enum { SEC_QUIET, SEC_TICKS, SEC_CHASE, SEC_DONE };
+
+/* The CPUs but 0 wait for the end of the section, polling the section word
+ * every POLL_CYCLES: a spin would be simulated read by read once a
+ * footprint can evict the line it spins on, for 10^8 cycles and more. They
+ * follow CPU 0's interrupts, so that every CPU ticks in the ticks-on cells
+ * (as in a run) and none elsewhere. */
+#define POLL_CYCLES 1000000
+
+void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first)
+{
+    int state = SEC_QUIET;
+    if (cpu_id(c) != 0) {
+        while (state != SEC_DONE) {
+            int s = (int)cpu_read(c, X->section);
+            if (s == SEC_TICKS && state == SEC_QUIET)
+                cpu_irq_enable(c);
+            if (s != SEC_TICKS && state == SEC_TICKS)
+                cpu_irq_disable(c);
+            state = s;
+            if (state != SEC_DONE)
+                cpu_idle_until(c, cpu_now(c) + POLL_CYCLES);
+        }
+        return;
+    }
+    /* the same start whatever ran before (tune --probe-target runs the
+     * section alone, --only-cache) */
+    cpu_flush_cache(c);
+    for (int i = first; i < X->ncells; i++) {
+        cell_t *k = &X->cells[i];
+        int want = k->kind == K_CHASE ? SEC_CHASE : k->ticks ? SEC_TICKS : SEC_QUIET;
+        if (want != state) {
+            if (want == SEC_TICKS)
+                cpu_irq_enable(c);
+            else if (state == SEC_TICKS)
+                cpu_irq_disable(c);
+            cpu_write(c, X->section, (uint64_t)want);
+            state = want;
+        }
+        if (k->kind == K_CHASE)
+            chase(c, X, k);
+        else
+            for (int r = 0; r < k->reps; r++)
+                pause_rep(c, X, k, r);
+    }
+    if (state == SEC_TICKS)
+        cpu_irq_disable(c);
+    cpu_write(c, X->section, SEC_DONE);
+}

@@ -1,0 +1,77 @@
+/* probe_internal: what probe.c (the cells, the program, the statistics) and
+ * probe_cache.c (the pointer chase and the pause probes) share. Not an API:
+ * only these two files include it. */
+#ifndef NUMASIM_PROBE_INTERNAL_H
+#define NUMASIM_PROBE_INTERNAL_H
+
+#include "cpu.h"
+#include "probe.h"
+#include "timer/timer.h"
+
+typedef enum {
+    K_OVERHEAD,
+    K_HIT,
+    K_ATOMIC,
+    K_LOAD_MEM,
+    K_LOAD_DIRTY,
+    K_STORE_INVAL,
+    K_PP_LDST,
+    K_PP_CAS,
+    K_TIMER_OPS,
+    K_CHASE, /* probe_cache.c */
+    K_PAUSE  /* probe_cache.c */
+} kind_t;
+
+typedef struct {
+    kind_t kind;
+    int from, to;   /* CPUs */
+    int home;       /* node of the line */
+    int nsharers;   /* store_inval: the next nsharers CPUs after from */
+    maddr_t line;   /* the probed line (0 for the chase and pause cells) */
+    int reps;       /* samples */
+    int batch;      /* operations timed together in one sample */
+    uint64_t bytes; /* chase: the working set */
+    uint64_t pause; /* timer_ops_pause: cycles of work before the pair */
+    int ticks;      /* timer_ops_pause: with the tick (interrupts enabled) */
+    double *sample; /* [reps] raw cycles */
+} cell_t;
+
+typedef struct {
+    platform_t *p;
+    int reps;
+    int hz;          /* the tick rate of the ticks-on pause rows */
+    uint64_t period; /* the tick period in cycles (0: no tick) */
+    int ncells, cap;
+    cell_t *cells;
+    maddr_t bar_count, bar_gen;
+    tcore_t *tc;        /* for timer_ops; its tick is taken only in the ticks-on pause rows */
+    maddr_t timer;      /* timer_ops' timer, on CPU 0's node */
+    uint64_t chase_max; /* the largest working set; its buffer is allocated by the first chase */
+    maddr_t section;    /* probe_cache.c: what CPU 0 is doing, for the CPUs that wait */
+    int only_cache;         /* probe_opts_t's */
+    const uint64_t *pauses; /* [npauses] of the pause rows */
+    int npauses;
+    maddr_t chase_buf;
+    int err;
+} probe_ctx_t;
+
+/* Appends a cell (reps samples of batch operations); a line of its own,
+ * with a spare after it, is allocated on home when with_line is set. */
+cell_t *probe_add_cell(probe_ctx_t *X, machine_t *m, kind_t kind, int from, int to, int home, int k,
+                       int with_line);
+/* All CPUs meet (a counter and a generation word in machine memory). */
+void probe_barrier(cpu_t *c, const probe_ctx_t *X);
+/* mod_timer then del_timer of the probe's timer. */
+void probe_timer_pair(cpu_t *c, const probe_ctx_t *X);
+
+/* probe_cache.c: adds the timer_ops_pause and chase_S cells (after every
+ * other cell: they come last in the program). */
+void probe_cache_cells(probe_ctx_t *X, machine_t *m);
+/* Run by every CPU from cell `first` (the first pause or chase cell) on:
+ * CPU 0 runs the cells, the others wait (see probe_cache.c). Interrupts
+ * are disabled on entry and on return. */
+void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first);
+/* The row name of a chase or pause cell. */
+void probe_cache_name(const cell_t *k, char *buf, size_t n);
+
+#endif
