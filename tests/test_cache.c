@@ -133,6 +133,20 @@ START_TEST(mem_hits_by_level_and_dirty_eviction)
 }
 END_TEST
 
+START_TEST(write_through_l1d)
+{
+    platform_t *p = tiny(0, -1);
+    p->l1d_write_through = 1;
+    mem_t *m = mem_create(p);
+    maddr_t a = lines(m, 1);
+    mem_access(m, 0, a, MEM_WRITE, NULL);
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, NULL), 1);  /* loads hit l1d */
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_WRITE, NULL), 6); /* stores complete in l2 */
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
 START_TEST(write_invalidates_every_level)
 {
     platform_t *p = tiny(0, -1);
@@ -168,7 +182,7 @@ START_TEST(shared_level_serves_a_neighbour)
     mem_access(m, 2, a, MEM_READ, &k); /* the other node: its own l3 is empty */
     ck_assert_int_eq(k, MEM_MISS_REMOTE);
     /* a flush of CPU 0 keeps the line in the node's l3 for CPU 1 */
-    mem_flush(m, 0);
+    mem_flush(m, 0, 1);
     ck_assert(!mem_holds(m, 0, a) && mem_holds(m, 1, a));
     ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 14);
     ck_assert_int_eq(k, MEM_HIT);
@@ -231,12 +245,35 @@ START_TEST(flush_empties_every_level)
     mem_kind_t k;
     int lv;
     mem_fetch_code(m, 0, a, &k, &lv);
-    mem_flush(m, 0);
+    mem_flush(m, 0, 1);
     for (int i = 0; i < 4; i++) {
         ck_assert(!mem_holds(m, 0, a + (maddr_t)i * LINE));
         mem_access(m, 0, a + (maddr_t)i * LINE, MEM_READ, &k);
         ck_assert_int_eq(k, MEM_MISS_LOCAL);
     }
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+START_TEST(data_flush_keeps_code)
+{
+    platform_t *p = tiny(1, -1);
+    mem_t *m = mem_create(p);
+    maddr_t code = mem_alloc(m, 0, LINE), data = lines(m, 1);
+    mem_mark_code(m, code, LINE);
+    mem_kind_t k;
+    int lv;
+    mem_fetch_code(m, 0, code, &k, &lv);
+    mem_access(m, 0, data, MEM_WRITE, NULL);
+    mem_flush(m, 0, 0); /* data only: the code stays in l1i */
+    ck_assert(!mem_holds(m, 0, data));
+    ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 0);
+    ck_assert_int_eq(lv, CACHE_L1I);
+    mem_flush(m, 0, 1); /* with the code */
+    ck_assert(!mem_holds(m, 0, code));
+    ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 100);
+    ck_assert_int_eq(k, MEM_MISS_LOCAL);
     mem_destroy(m);
     free(p);
 }
@@ -266,11 +303,13 @@ static Suite *suite(void)
     tcase_add_test(t, set_index_and_lru);
     tcase_add_test(t, capacity_eviction_and_inclusion);
     tcase_add_test(t, mem_hits_by_level_and_dirty_eviction);
+    tcase_add_test(t, write_through_l1d);
     tcase_add_test(t, write_invalidates_every_level);
     tcase_add_test(t, shared_level_serves_a_neighbour);
     tcase_add_test(t, code_fetches);
     tcase_add_test(t, footprints_evict_by_lru);
     tcase_add_test(t, flush_empties_every_level);
+    tcase_add_test(t, data_flush_keeps_code);
     tcase_add_test(t, no_levels_no_hierarchy);
     suite_add_tcase(s, t);
     return s;

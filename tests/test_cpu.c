@@ -37,7 +37,7 @@ static void work_setup(machine_t *m, void *arg)
 
 START_TEST(work_is_exact)
 {
-    platform_t *p = tu_platform("smp4");
+    platform_t *p = tu_platform_flat("smp4");
     tu_machine_run(p, "test_cpu", 7, work_setup, NULL, NULL);
     for (int i = 0; i < 4; i++)
         ck_assert_uint_eq(g_end[i], STEPS);
@@ -65,7 +65,7 @@ static void read_setup(machine_t *m, void *arg)
 
 START_TEST(reads_are_exact)
 {
-    platform_t *p = tu_platform("smp4");
+    platform_t *p = tu_platform_flat("smp4");
     tu_machine_run(p, "test_cpu", 7, read_setup, NULL, NULL);
     ck_assert_uint_eq(g_after_miss, (uint64_t)g_costs.mem_local_cycles);
     ck_assert_uint_eq(g_end[0] - g_after_miss, (uint64_t)STEPS * (uint64_t)g_costs.hit_cycles);
@@ -141,7 +141,7 @@ static void count_switches(machine_t *m, void *arg)
 static int mixed_run(void *always_yield)
 {
     g_always_yield = *(int *)always_yield;
-    platform_t *p = tu_platform("smp4");
+    platform_t *p = tu_platform_flat("smp4");
     machine_hooks_t hooks = {mixed_setup, count_switches, NULL};
     err_t e;
     return machine_run(p, "test_cpu", 7, &hooks, &e) != 0 || g_nlog != NLOG ? 3 : 0;
@@ -226,7 +226,7 @@ static void tick_setup(machine_t *m, void *arg)
 
 START_TEST(ticks_on_schedule)
 {
-    platform_t *p = tu_platform("smp4");
+    platform_t *p = tu_platform_flat("smp4");
     tu_machine_run(p, "test_cpu", 7, tick_setup, NULL, NULL);
     ck_assert_int_eq(g_done, 4);
     ck_assert_int_eq(g_bad_irq, 0);
@@ -275,7 +275,7 @@ static void irq_setup(machine_t *m, void *arg)
 
 START_TEST(ticks_wait_for_irq_enable)
 {
-    platform_t *p = tu_platform("smp4");
+    platform_t *p = tu_platform_flat("smp4");
     tu_machine_run(p, "test_cpu", 7, irq_setup, NULL, NULL);
     ck_assert_int_eq(g_during_off, 0);
     ck_assert_int_eq(g_nested_off, 0);

@@ -33,7 +33,7 @@ static void in_setup(machine_t *m, void *arg)
 
 static void run_checks(mem_check_fn fn)
 {
-    platform_t *p = tu_platform("numa32");
+    platform_t *p = tu_platform_flat("numa32");
     check_arg_t a = {fn, 0};
     tu_machine_run(p, "test_mem", 0, in_setup, NULL, &a);
     ck_assert_int_eq(a.ran, 1);
@@ -147,14 +147,14 @@ static void flush(mem_t *m, const platform_t *p)
     maddr_t a = mem_alloc(m, 0, 8);
     acc(m, 0, a, MEM_READ, MEM_MISS_LOCAL);
     acc(m, 0, a, MEM_READ, MEM_HIT);
-    mem_flush(m, 0);
+    mem_flush(m, 0, 1);
     ck_assert(!mem_holds(m, 0, a));
     ck_assert_uint_eq(acc(m, 0, a, MEM_READ, MEM_MISS_LOCAL), local);
 
     /* A dirty line is written back: the next reader misses to memory. */
     maddr_t b = mem_alloc(m, 0, 8);
     acc(m, 0, b, MEM_WRITE, MEM_MISS_LOCAL);
-    mem_flush(m, 0);
+    mem_flush(m, 0, 1);
     ck_assert_uint_eq(acc(m, 1, b, MEM_READ, MEM_MISS_LOCAL), local);
 
     /* Many lines (past the held list's first growth), half of them taken
@@ -165,7 +165,7 @@ static void flush(mem_t *m, const platform_t *p)
         acc(m, 0, base + (maddr_t)i * (maddr_t)p->line_bytes, MEM_READ, MEM_MISS_LOCAL);
     for (int i = 0; i < N; i += 2)
         acc(m, 1, base + (maddr_t)i * (maddr_t)p->line_bytes, MEM_WRITE, MEM_MISS_LOCAL);
-    mem_flush(m, 0);
+    mem_flush(m, 0, 1);
     for (int i = 0; i < N; i++) {
         maddr_t x = base + (maddr_t)i * (maddr_t)p->line_bytes;
         ck_assert_msg(!mem_holds(m, 0, x), "line %d still held after flush", i);

@@ -74,7 +74,7 @@ static const timer_design_t kDesigns[2] = {TIMER_CLASSIC, TIMER_TRACKING};
 
 static void run_machine(const char *platform, machine_setup_fn setup, machine_setup_fn finish)
 {
-    platform_t *p = tu_platform(platform);
+    platform_t *p = tu_platform_flat(platform);
     tu_machine_run(p, "test_timer", 1, setup, finish, NULL);
     platform_free(p);
     tcore_destroy(g.tc);

@@ -66,6 +66,24 @@ static inline platform_t *tu_platform(const char *name)
     return tu_platform_read(tu_src_path(rel), NULL, 0);
 }
 
+/* The shipped platform without its cache levels and code sizes: the
+ * coherence model alone, whose cost table these tests compute by hand (the
+ * hierarchy's costs are test_cache's). */
+static inline platform_t *tu_platform_flat(const char *name)
+{
+    platform_t *p = tu_platform(name);
+    memset(p->cache, 0, sizeof p->cache);
+    p->ncache_levels = 0;
+    p->l1d_write_through = 0;
+    for (int i = 0; i < p->nparams; i++)
+        if (strncmp(p->params[i].name, "code_", 5) == 0) {
+            free(p->params[i].value);
+            p->params[i].value = strdup("0");
+            ck_assert_ptr_nonnull(p->params[i].value);
+        }
+    return p;
+}
+
 /* machine_run of p with these hooks (any may be NULL), or the test fails.
  * SimGrid allows one run per process: one per test (CK_FORK), or see
  * tu_run_in_child. */

@@ -4,6 +4,10 @@
 #ifndef NUMASIM_CLI_H
 #define NUMASIM_CLI_H
 
+#include "err.h"
+
+#include <stddef.h>
+
 typedef struct {
     const char *name;
     int (*main)(int argc, char **argv);
@@ -25,5 +29,15 @@ int cli_from_host(int argc, char **argv);
 int cli_merge(int argc, char **argv);
 int cli_slurm(int argc, char **argv);
 int cli_hunt(int argc, char **argv);
+int cli_litmus(int argc, char **argv);
+
+/* A scenario ("scenario": NAME.ini) or platform ("platform": NAME.xml) given
+ * on the command line, as a path or by name: returns the path to open (a
+ * copy of arg unless arg is a bare name; the caller frees it), or NULL with
+ * e set when a name is found nowhere (cli_find.c lists where it looks). */
+char *cli_find(const char *arg, const char *kind, err_t *e);
+/* PREFIX/share/numasim for the running executable PREFIX/bin/numasim.
+ * Returns 0, or -1 when the executable's path is unknown. */
+int cli_share_dir(char *buf, size_t n);
 
 #endif

@@ -8,9 +8,13 @@
  *   3. the same rate for a bare SimGrid loop of sleeps on the same platform,
  *      in the same run: the ratio of 2 to 3 is the figure to quote;
  *   4. scaling: wall seconds and peak memory of each platform of the scaling
- *      scenario, and seconds per (CPU x call), to show how cost grows.
+ *      scenario, in two runs that grow differently: the O(1) strategies,
+ *      whose simulated work is CPUs x calls (their cost per CPU x call should
+ *      stay flat), and the scan, whose work is CPUs^2 x calls (its cost per
+ *      simulated access should stay flat). -o writes these rows as CSV.
  */
 #include "bench_native.h"
+#include "outfile.h"
 #include "cli.h"
 #include "cpu.h"
 #include "simulated.h"
@@ -116,16 +120,106 @@ static rate_t sim_rate(const char *scenario_path, int bare, long bare_sleeps)
     return r;
 }
 
+/* The sum of the `accesses` column of a result CSV, or -1. */
+static double csv_accesses(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[8192];
+    int col = -1;
+    double sum = 0;
+    if (fgets(line, sizeof line, f)) {
+        int i = 0;
+        for (char *save = NULL, *t = strtok_r(line, ",\n", &save); t;
+             t = strtok_r(NULL, ",\n", &save), i++)
+            if (strcmp(t, "accesses") == 0)
+                col = i;
+    }
+    while (col >= 0 && fgets(line, sizeof line, f)) {
+        char *t = line;
+        for (int i = 0; i < col && t; i++)
+            t = strchr(t, ',') ? strchr(t, ',') + 1 : NULL;
+        if (t)
+            sum += strtod(t, NULL);
+    }
+    fclose(f);
+    return col >= 0 ? sum : -1;
+}
+
+/* One point of the scaling scenario: the O(1) strategies, then the scan,
+ * each in a `numasim run` of its own on platform. Prints a row (and writes
+ * it to csv when not NULL); returns 0, or 1 when a run failed. */
+static int scaling_point(const scenario_t *ss, const char *scaling, const char *platform,
+                         const char *out, FILE *csv)
+{
+    char set[4200], strat[512] = "scenario.strategies=";
+    int has_scan = 0, no1 = 0;
+    for (int k = 0; k < ss->nstrategies; k++) {
+        if (ss->strategies[k] == STRAT_SCAN) {
+            has_scan = 1;
+            continue;
+        }
+        snprintf(strat + strlen(strat), sizeof strat - strlen(strat), "%s%s", no1 ? "," : "",
+                 strategy_name(ss->strategies[k]));
+        no1++;
+    }
+    snprintf(set, sizeof set, "scenario.platforms=%s", platform);
+    err_t e;
+    platform_t *p = platform_read(platform, NULL, 0, &e);
+    int cpus = p ? p->ncpus : 0;
+    platform_free(p);
+    double w1 = 0, r1 = 0, ws = 0, rs = 0, acc = 0;
+    int rc = 0;
+    if (no1) {
+        char *argv[] = {"numasim", "run",           "-q", "-o", (char *)out, "--set", set, "--set",
+                        strat,     (char *)scaling, NULL};
+        rc |= run_child(argv, &w1, &r1) != 0;
+    }
+    if (has_scan) {
+        char *argv[] = {"numasim",
+                        "run",
+                        "-q",
+                        "-o",
+                        (char *)out,
+                        "--set",
+                        set,
+                        "--set",
+                        "scenario.strategies=scan",
+                        (char *)scaling,
+                        NULL};
+        rc |= run_child(argv, &ws, &rs) != 0;
+        acc = csv_accesses(out);
+    }
+    double calls = (double)ss->calls * ss->ncaches;
+    double o1 = no1 && cpus ? w1 * 1e6 / ((double)cpus * calls * no1) : 0;
+    double per_acc = acc > 0 ? ws * 1e9 / acc : 0;
+    printf("%8d %10.3f %10.1f %12.3f %14.3f %12.3f %14.0f %12.1f%s\n", cpus, w1 + ws,
+           r1 > rs ? r1 : rs, w1, o1, ws, acc, per_acc, rc ? "  [FAILED]" : "");
+    if (csv)
+        fprintf(csv, "%d,%.3f,%.1f,%.3f,%.3f,%.3f,%.0f,%.1f\n", cpus, w1 + ws, r1 > rs ? r1 : rs,
+                w1, o1, ws, acc, per_acc);
+    fflush(stdout);
+    return rc;
+}
+
 static void bench_usage(FILE *f)
 {
-    fprintf(f, "usage: numasim bench [--paper FILE.ini] [--scaling FILE.ini] [--no-scaling]\n"
+    fprintf(f, "usage: numasim bench [--paper SCENARIO] [--scaling SCENARIO] [--no-scaling]\n"
+               "                     [-o SCALING.csv]\n"
                "       numasim bench --native [--cpus LIST] [--hz N]\n"
                "\n"
                "Measures the simulator's own speed on this machine: wall time and peak\n"
                "memory of the paper-table scenario, simulated memory accesses per wall\n"
                "second against a bare SimGrid loop of sleeps (same run, same platform),\n"
-               "and the wall time and memory of every point of the scaling scenario.\n"
-               "Defaults: scenarios/paper-table.ini, scenarios/scaling.ini.\n"
+               "and the wall time and memory of every point of the scaling scenario, in\n"
+               "two runs: the O(1) strategies (microseconds per CPU x call) and the scan\n"
+               "(nanoseconds per simulated access). -o writes the scaling rows as CSV\n"
+               "(cpus,wall_s,peak_mib,o1_wall_s,o1_us_per_cpu_call,scan_wall_s,\n"
+               "scan_accesses,scan_ns_per_access): wall times of this machine, not\n"
+               "deterministic.\n"
+               "Defaults: the scenarios paper-table and scaling, files or names as for\n"
+               "numasim run (./scenarios/paper-table.ini from the source tree).\n"
                "\n"
                "--native measures the native machine's own costs instead: cycles per\n"
                "cpu_read/cpu_write/cpu_xchg of a held line against bare accesses, and\n"
@@ -135,18 +229,25 @@ static void bench_usage(FILE *f)
 
 int cli_bench(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"paper", required_argument, NULL, 'p'}, {"scaling", required_argument, NULL, 's'},
-        {"no-scaling", no_argument, NULL, 'n'},  {"native", no_argument, NULL, 'N'},
-        {"cpus", required_argument, NULL, 'C'},  {"hz", required_argument, NULL, 'z'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    const char *paper = "scenarios/paper-table.ini", *scaling = "scenarios/scaling.ini";
+    static const struct option opts[] = {{"paper", required_argument, NULL, 'p'},
+                                         {"scaling", required_argument, NULL, 's'},
+                                         {"no-scaling", no_argument, NULL, 'n'},
+                                         {"native", no_argument, NULL, 'N'},
+                                         {"cpus", required_argument, NULL, 'C'},
+                                         {"hz", required_argument, NULL, 'z'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {NULL, 0, NULL, 0}};
+    const char *csv_path = NULL;
+    const char *paper = "paper-table", *scaling = "scaling"; /* names: see cli_find */
     int o, no_scaling = 0, native = 0;
     const char *native_cpus = NULL;
     long hz = 1000;
     optind = 1;
-    while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (o == 'p')
+    while ((o = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        if (o == 'o')
+            csv_path = optarg;
+        else if (o == 'p')
             paper = optarg;
         else if (o == 's')
             scaling = optarg;
@@ -182,15 +283,40 @@ int cli_bench(int argc, char **argv)
         }
         return 0;
     }
+    char paper_path[4400], scaling_path[4400];
+    char *found = cli_find(paper, "scenario", &e);
+    if (!found) {
+        fprintf(stderr, "%s\n", e.msg);
+        return ERR_EXIT;
+    }
+    snprintf(paper_path, sizeof paper_path, "%s", found);
+    free(found);
+    paper = paper_path;
+    if (!no_scaling) {
+        if (!(found = cli_find(scaling, "scenario", &e))) {
+            fprintf(stderr, "%s\n", e.msg);
+            return ERR_EXIT;
+        }
+        snprintf(scaling_path, sizeof scaling_path, "%s", found);
+        free(found);
+        scaling = scaling_path;
+    }
     scenario_t *ps = scenario_load(paper, NULL, 0, &e);
     if (!ps) {
         fprintf(stderr, "%s\n", e.msg);
         return ERR_EXIT;
     }
     scenario_free(ps);
+    FILE *csv = NULL; /* opened first: an unwritable path fails before the runs */
+    if (csv_path && !no_scaling && !(csv = outfile_open(csv_path, &e))) {
+        fprintf(stderr, "%s\n", e.msg);
+        return ERR_EXIT;
+    }
     char tmpdir[] = "/tmp/numasim-bench-XXXXXX";
     if (!mkdtemp(tmpdir)) {
         perror("numasim bench: mkdtemp");
+        if (csv)
+            outfile_abort(csv, csv_path);
         return 1;
     }
     char out[512];
@@ -225,29 +351,28 @@ int cli_bench(int argc, char **argv)
         scenario_t *ss = scenario_load(scaling, NULL, 0, &e);
         if (!ss) {
             fprintf(stderr, "%s\n", e.msg);
+            if (csv)
+                outfile_abort(csv, csv_path);
             rmdir(tmpdir);
             return ERR_EXIT;
         }
-        printf("\nscaling (%s): one `numasim run` per platform, %d calls x %d strategies x %d "
-               "cache states\n",
-               scaling, ss->calls, ss->nstrategies, ss->ncaches);
-        printf("%8s %10s %12s %22s\n", "cpus", "wall_s", "peak_MiB", "us per (cpu x call)");
-        for (int i = 0; i < ss->nplatforms; i++) {
-            char set[4200];
-            snprintf(set, sizeof set, "scenario.platforms=%s", ss->platforms[i]);
-            char *argv2[] = {"numasim", "run",           "-q", "-o", out, "--set",
-                             set,       (char *)scaling, NULL};
-            platform_t *p = platform_read(ss->platforms[i], NULL, 0, &e);
-            int cpus = p ? p->ncpus : 0;
-            platform_free(p);
-            int r2 = run_child(argv2, &wall, &rss);
-            printf("%8d %10.3f %12.1f %22.3f%s\n", cpus, wall, rss,
-                   cpus ? wall * 1e6 / ((double)cpus * ss->calls * ss->nstrategies * ss->ncaches)
-                        : 0.0,
-                   r2 ? "  [FAILED]" : "");
-            fflush(stdout);
-            rc |= r2 != 0;
+        if (csv)
+            fprintf(csv, "cpus,wall_s,peak_mib,o1_wall_s,o1_us_per_cpu_call,scan_wall_s,"
+                         "scan_accesses,scan_ns_per_access\n");
+        printf("\nscaling (%s): per platform, one `numasim run` of the O(1) strategies and one "
+               "of the scan,\n%d calls x %d cache states each\n",
+               scaling, ss->calls, ss->ncaches);
+        printf("%8s %10s %10s %12s %14s %12s %14s %12s\n", "cpus", "wall_s", "peak_MiB",
+               "o1_wall_s", "us/(cpu*call)", "scan_wall_s", "scan_accesses", "ns/access");
+        for (int i = 0; i < ss->nplatforms; i++)
+            rc |= scaling_point(ss, scaling, ss->platforms[i], out, csv);
+        if (csv && rc) /* a failed point: no CSV that looks complete */
+            outfile_abort(csv, csv_path);
+        else if (csv && outfile_commit(csv, csv_path, &e) < 0) {
+            fprintf(stderr, "%s\n", e.msg);
+            rc = 1;
         }
+        csv = NULL;
         scenario_free(ss);
     }
     unlink(out);

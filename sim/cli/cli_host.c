@@ -16,14 +16,17 @@ static void host_usage(FILE *f)
                "[--name ID]\n"
                "\n"
                "Writes a platform file of this host from hwloc: its CPUs, NUMA nodes and\n"
-               "packages, the cache line size, and one link class per distinct ACPI SLIT\n"
-               "distance (without a SLIT: one class within a package, one across packages).\n"
-               "Memory costs come from a probe CSV (numasim probe) when given, else from\n"
-               "documented defaults; every value carries a comment saying where it came from.\n"
+               "packages, the cache line size, the cache levels (size, ways, who shares\n"
+               "them), and one link class per distinct ACPI SLIT distance (without a SLIT:\n"
+               "one class within a package, one across packages). Memory costs and cache\n"
+               "hit latencies (rows chase_S) come from a probe CSV (numasim probe) when\n"
+               "given, else from documented defaults. Code sizes are those of numasim's own\n"
+               "functions, read from its symbol table. Every value carries a comment saying\n"
+               "where it came from.\n"
                "HWLOC_XMLFILE=FILE in the environment describes a saved topology instead.\n"
                "\n"
                "  -o FILE         where to write it (default: standard output)\n"
-               "  --probe FILE    probe CSV giving hit, atomic, memory and transfer costs\n"
+               "  --probe FILE    probe CSV giving hit, atomic, memory, transfer and cache costs\n"
                "  --name ID       the platform's zone id (default \"host\")\n");
 }
 

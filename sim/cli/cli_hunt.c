@@ -95,7 +95,7 @@ static void hunt_usage(FILE *f)
 {
     fprintf(f, "usage: numasim hunt [--strategy S]... [--budget N] [-o FOUND.ini] [--jobs N]\n"
                "                    [--calls N] [--refine N] [--seed N] [--set S.K=V]... "
-               "SCENARIO.ini\n"
+               "SCENARIO\n"
                "\n"
                "Hunts for safety violations of del_timer_sync strategies: explores the\n"
                "scenario's workload (CPUs, timer function length and re-arm point, spacing,\n"
@@ -103,6 +103,7 @@ static void hunt_usage(FILE *f)
                "tightest, then the ones that violate soonest, and writes a scenario that\n"
                "reproduces each violation found with `numasim run`, with the trace of events\n"
                "before it as comments. Runs on the scenario's first platform and cache state.\n"
+               "SCENARIO is a file or a name, as for numasim run.\n"
                "\n"
                "  --strategy S      strategy to hunt (repeatable; default: the scenario's)\n"
                "  --budget N        simulations at most (default 500)\n"
@@ -621,13 +622,18 @@ int cli_hunt(int argc, char **argv)
     }
     scenario_t *base = NULL;
     platform_t *p = NULL;
-    err_t e = {{0}};
     hunt_t h;
     memset(&h, 0, sizeof h);
     strategy_id_t strats[STRAT_COUNT];
     int nstrats = 0;
+    err_t e = {{0}};
+    char *found = NULL;
+    if (rc == 0 && !(found = cli_find(argv[optind], "scenario", &e))) {
+        fprintf(stderr, "%s\n", e.msg);
+        rc = ERR_EXIT;
+    }
     if (rc == 0) {
-        h.path = argv[optind];
+        h.path = found;
         h.sets = sets;
         h.nsets = nsets;
         h.calls = (int)calls;
@@ -675,6 +681,7 @@ int cli_hunt(int argc, char **argv)
     }
     scenario_free(base);
     platform_free(p);
+    free(found);
     free(sets);
     free(snames);
     return rc;

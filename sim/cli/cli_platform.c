@@ -7,6 +7,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void platform_usage(FILE *f)
@@ -20,7 +21,7 @@ static void platform_usage(FILE *f)
                "cycles as SimGrid's routes give it.\n"
                "\n"
                "  --csv               print only the latency matrix, as CSV\n"
-               "  --generate          write a fat-tree NUMA platform (see README)\n"
+               "  --generate          write a fat-tree NUMA platform (see --generate --help)\n"
                "  --from-host         write this host's platform from hwloc (see --from-host\n"
                "                      --help)\n"
                "  --cpus N            CPUs of the generated platform (2..4096)\n"
@@ -118,7 +119,9 @@ int cli_platform(int argc, char **argv)
         return ERR_EXIT;
     }
     err_t e;
-    platform_t *p = platform_read(argv[optind], NULL, 0, &e);
+    char *path = cli_find(argv[optind], "platform", &e);
+    platform_t *p = path ? platform_read(path, NULL, 0, &e) : NULL;
+    free(path);
     if (!p) {
         fprintf(stderr, "%s\n", e.msg);
         return ERR_EXIT;

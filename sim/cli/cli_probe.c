@@ -76,7 +76,8 @@ static void probe_usage(FILE *f)
             "  --set platform.NAME=VALUE\n"
             "                override a platform parameter (as numasim run --set)\n"
             "\n"
-            "Errors exit with code 2 and leave no output file.\n",
+            "PLATFORM.xml may be a name (numa32), looked up as numasim run looks up\n"
+            "scenarios. Errors exit with code 2 and leave no output file.\n",
             probe_csv_header);
 }
 
@@ -234,10 +235,12 @@ int cli_probe(int argc, char **argv)
         rc = ERR_EXIT;
     }
     if (rc < 0) {
-        o.platform = argv[optind];
-        platform_t *p = platform_read(o.platform, o.ov, o.nov, &e);
+        char *path = cli_find(argv[optind], "platform", &e);
+        o.platform = path;
+        platform_t *p = path ? platform_read(o.platform, o.ov, o.nov, &e) : NULL;
         rc = p && probe_to_csv(p, &o, &e) == 0 ? 0 : ERR_EXIT;
         platform_free(p);
+        free(path);
     }
     if (rc == ERR_EXIT && e.msg[0])
         fprintf(stderr, "%s\n", e.msg);

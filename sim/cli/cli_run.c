@@ -31,15 +31,20 @@ native_opts_t cli_run_native = {30};
 static void run_usage(FILE *f)
 {
     fprintf(f, "usage: numasim run [-o OUT.csv] [--set SECTION.KEY=VALUE]... [--trace] [--jobs N]\n"
-               "                   [--paje DIR [--paje-calls N]] SCENARIO.ini...\n"
+               "                   [--paje DIR [--paje-calls N]] SCENARIO...\n"
                "       numasim run --native [--cpus LIST] [--timeout S] [-o OUT.csv]\n"
-               "                   [--set SECTION.KEY=VALUE]... SCENARIO.ini...\n"
-               "       numasim run --slice I/N [-o PART] [options as above] SCENARIO.ini\n"
+               "                   [--set SECTION.KEY=VALUE]... SCENARIO...\n"
+               "       numasim run --slice I/N [-o PART] [options as above] SCENARIO\n"
                "\n"
                "Runs every platform x strategy x cache state (x seed, x sweep value) of each\n"
                "scenario and writes one CSV row per combination, cycles per del_timer_sync\n"
                "call, to results/<scenario-name>.csv (written atomically), with the resolved\n"
                "configuration beside it in results/<scenario-name>.resolved.ini.\n"
+               "\n"
+               "SCENARIO is a file (FILE.ini, or any path with a '/') or a name: NAME is\n"
+               "looked up as ./NAME.ini, ./scenarios/NAME.ini, then in the installed\n"
+               "share/numasim/scenarios/ beside this numasim (or its source tree). Results\n"
+               "go under the working directory either way.\n"
                "\n"
                "  -o OUT.csv           write here instead (one scenario only)\n"
                "  --set S.K=V          override a scenario key; platform.NAME=V overrides a\n"
@@ -65,7 +70,8 @@ static void run_usage(FILE *f)
                "                       to PART (default results/<name>.part-I-of-N), for\n"
                "                       `numasim merge`; no CSV, no resolved configuration\n"
                "\n"
-               "Keys, units and defaults: scenarios/README.md. Errors exit with code 2.\n");
+               "Keys, units and defaults: scenarios/README.md (man numasim). Errors exit with\n"
+               "code 2.\n");
 }
 
 /* Creates DIR if missing and checks that a file can be written in it.
@@ -244,9 +250,17 @@ int cli_run(int argc, char **argv)
     }
     child_catch_signals();
     int rc = 0;
-    for (int i = optind; i < argc && rc == 0; i++)
-        rc = cli_run_scenario_file(argv[i], out, sets, nsets, trace, &po, (int)jobs, quiet, slice,
+    for (int i = optind; i < argc && rc == 0; i++) {
+        char *path = cli_find(argv[i], "scenario", &e);
+        if (!path) {
+            fprintf(stderr, "%s\n", e.msg);
+            rc = ERR_EXIT;
+            break;
+        }
+        rc = cli_run_scenario_file(path, out, sets, nsets, trace, &po, (int)jobs, quiet, slice,
                                    nslices, argc, argv);
+        free(path);
+    }
     free(sets);
     host_close(cli_run_host);
     cli_run_host = NULL;

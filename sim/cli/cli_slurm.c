@@ -51,13 +51,14 @@ static void slurm_usage(FILE *f)
 {
     fprintf(f, "usage: numasim slurm [--tasks N] [--partition P] [--time T] [--sbatch-arg A]...\n"
                "                     [--set SECTION.KEY=VALUE]... [-o OUT.csv] [--dir DIR]\n"
-               "                     [--dry-run] [--wait] [--rerun] SCENARIO.ini\n"
+               "                     [--dry-run] [--wait] [--rerun] SCENARIO\n"
                "\n"
                "Runs a scenario on a Slurm cluster: a job array of N tasks, task I running\n"
                "`numasim run --slice I/N`, and a merge job that starts when the array ends\n"
                "(--dependency=afterany), checks every part and writes OUT.csv and its resolved\n"
                "configuration, byte-identical to `numasim run -o OUT.csv -q [--set ...]\n"
-               "SCENARIO.ini` with the same absolute paths. Prints the job ids.\n"
+               "SCENARIO` with the same absolute paths. Prints the job ids. SCENARIO is a\n"
+               "file or a name, as for numasim run.\n"
                "\n"
                "  --tasks N         array tasks = slices (default 10; with --rerun: as before)\n"
                "  --partition P     sbatch --partition for both jobs\n"
@@ -511,10 +512,16 @@ int cli_slurm(int argc, char **argv)
         rc = ERR_EXIT;
     }
     char name[256], real[PATH_MAX];
-    if (rc == 0 && !realpath(argv[optind], real)) {
-        fprintf(stderr, "%s: cannot read: %s\n", argv[optind], strerror(errno));
+    err_t fe = {{0}};
+    char *found = rc == 0 ? cli_find(argv[optind], "scenario", &fe) : NULL;
+    if (rc == 0 && !found) {
+        fprintf(stderr, "%s\n", fe.msg);
+        rc = ERR_EXIT;
+    } else if (rc == 0 && !realpath(found, real)) {
+        fprintf(stderr, "%s: cannot read: %s\n", found, strerror(errno));
         rc = ERR_EXIT;
     }
+    free(found);
     if (rc == 0) {
         snprintf(o.scenario, sizeof o.scenario, "%s", real);
         rc = check_scenario(&o, name, sizeof name);

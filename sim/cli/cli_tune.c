@@ -48,6 +48,8 @@ static void tune_usage(FILE *f)
                "call. Each evaluation runs the whole scenario on PLATFORM.xml (its own\n"
                "[scenario] platforms are ignored); the fit is a Nelder-Mead simplex over the\n"
                "logarithms of the values, minimising the mean of log(simulated/measured)^2.\n"
+               "PLATFORM.xml and SCENARIO.ini may be names, as for numasim run (numa32,\n"
+               "paper-table).\n"
                "\n"
                "  --target FILE     measured cycles: '#' comments, then a CSV header with at\n"
                "                    least platform,strategy,cache,cycles; only rows of this\n"
@@ -246,8 +248,16 @@ int cli_tune(int argc, char **argv)
                     argc - optind);
             rc = ERR_EXIT;
         } else {
-            rc = cli_tune_probe(o.probe_target, o.params, o.out, o.max_evals, o.sets, o.nsets,
-                                argv[optind]);
+            err_t e = {{0}};
+            char *plat = cli_find(argv[optind], "platform", &e);
+            if (!plat) {
+                fprintf(stderr, "%s\n", e.msg);
+                rc = ERR_EXIT;
+            } else {
+                rc = cli_tune_probe(o.probe_target, o.params, o.out, o.max_evals, o.sets, o.nsets,
+                                    plat);
+            }
+            free(plat);
         }
     }
     if (rc < 0 && !o.target) {
@@ -260,12 +270,23 @@ int cli_tune(int argc, char **argv)
                 argc - optind, argc - optind == 1 ? "" : "s");
         rc = ERR_EXIT;
     }
+    char *plat = NULL, *scen = NULL;
     if (rc < 0) {
-        o.platform = argv[optind];
-        o.scenario = argv[optind + 1];
+        err_t e = {{0}};
+        if (!(plat = cli_find(argv[optind], "platform", &e)) ||
+            !(scen = cli_find(argv[optind + 1], "scenario", &e))) {
+            fprintf(stderr, "%s\n", e.msg);
+            rc = ERR_EXIT;
+        }
+    }
+    if (rc < 0) {
+        o.platform = plat;
+        o.scenario = scen;
         int fatal = ERR_EXIT;
         rc = tune_main(&o, &fatal);
     }
+    free(plat);
+    free(scen);
     free(o.sets);
     return rc;
 }

@@ -14,16 +14,22 @@ static void usage(FILE *f)
             "commands:\n"
             "  platform FILE.xml      print CPUs, nodes and the node latency matrix\n"
             "  platform --generate    write a generated NUMA platform\n"
-            "  run SCENARIO.ini...    run scenarios, write results/<name>.csv\n"
+            "  run SCENARIO...        run scenarios (files, or names such as paper-table),\n"
+            "                         write results/<name>.csv\n"
             "  run --slice I/N        run one slice of a scenario, write a part file\n"
             "  merge -o OUT.csv PART...  pool the parts into the CSV of a plain run\n"
-            "  slurm SCENARIO.ini     run a scenario as a Slurm job array, then merge\n"
+            "  slurm SCENARIO         run a scenario as a Slurm job array, then merge\n"
             "  tune                   fit platform latencies to measurements\n"
-            "  hunt SCENARIO.ini      search a scenario's timings for race violations\n"
+            "  hunt SCENARIO          search a scenario's timings for race violations\n"
+            "  litmus TEST.litmus...  run litmus tests (kernel C format) many times\n"
             "  bench                  measure the simulator's own speed\n"
             "  probe PLATFORM.xml     run the latency microbenchmarks, write a CSV\n"
             "\n"
-            "'numasim COMMAND --help' describes a command. Errors exit with code 2.\n",
+            "'numasim COMMAND --help' describes a command; man numasim describes them all.\n"
+            "A SCENARIO or PLATFORM given by name (no '/', no .ini/.xml) is looked up in\n"
+            "the working directory (NAME.ini, scenarios/NAME.ini), then in the installed\n"
+            "share/numasim/. Results go under the working directory. Errors exit with\n"
+            "code 2, internal failures with 1.\n",
             NUMASIM_VERSION);
 }
 

@@ -8,20 +8,8 @@ const char *strategy_name(strategy_id_t id)
     return (int)id >= 0 && id < STRAT_COUNT ? strategy_names[id] : "?";
 }
 
-/* Each strategy's own code unit, fetched as its body starts. */
-static const kcode_t kCode[STRAT_COUNT] = {
-    [STRAT_SCAN] = KCODE_DTS_SCAN,
-    [STRAT_LAST_RUNNING] = KCODE_DTS_LAST_RUNNING,
-    [STRAT_SINGLESHOT] = KCODE_DTS_SINGLESHOT,
-    [STRAT_NAIVE] = KCODE_DTS_NAIVE,
-    [STRAT_BASE_TRACKING] = KCODE_DTS_BASE_TRACKING,
-    [STRAT_SHORTCUT] = KCODE_DTS_SHORTCUT,
-};
-
 int strategy_del_timer_sync(strategy_id_t id, cpu_t *c, tcore_t *tc, maddr_t t, int *oops)
 {
-    if ((int)id >= 0 && id < STRAT_COUNT)
-        tcore_exec(c, tc, kCode[id]);
     switch (id) {
     case STRAT_SCAN:
         return del_timer_sync_scan(c, tc, t);

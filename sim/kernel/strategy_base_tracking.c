@@ -12,6 +12,7 @@
 
 int del_timer_sync_base_tracking(cpu_t *c, tcore_t *tc, maddr_t t)
 {
+    tcore_exec(c, tc, KCODE_DTS_BASE_TRACKING); /* its own body; what it calls fetches its own */
     for (;;) {
         int ret = try_to_del_timer_sync(c, tc, t);
         if (ret >= 0)

@@ -7,6 +7,7 @@
 
 int del_timer_sync_last_running(cpu_t *c, tcore_t *tc, maddr_t t)
 {
+    tcore_exec(c, tc, KCODE_DTS_LAST_RUNNING); /* its own body; what it calls fetches its own */
     int ret = 0;
     cpu_read(c, t + TIMER_MAGIC); /* check_timer */
     for (;;) {
@@ -14,7 +15,8 @@ int del_timer_sync_last_running(cpu_t *c, tcore_t *tc, maddr_t t)
         maddr_t b = cpu_read(c, t + TIMER_LAST_RUNNING);
         if (b)
             cpu_spin_while_eq(c, b + BASE_RUNNING_TIMER, t);
-        cpu_rmb(c);
+        if (!tcore_omits(tc, TBAR_SCAN_RMB))
+            cpu_rmb(c);
         if (!timer_pending(c, tc, t) && cpu_read(c, t + TIMER_LAST_RUNNING) == b)
             return ret;
     }

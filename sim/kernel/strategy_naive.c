@@ -5,6 +5,7 @@
 
 int del_timer_sync_naive(cpu_t *c, tcore_t *tc, maddr_t t)
 {
+    tcore_exec(c, tc, KCODE_DTS_NAIVE); /* its own body; what it calls fetches its own */
     if (del_timer(c, tc, t))
         return 1;
     return del_timer_sync_scan(c, tc, t);

@@ -5,6 +5,7 @@
 
 int del_timer_sync_scan(cpu_t *c, tcore_t *tc, maddr_t t)
 {
+    tcore_exec(c, tc, KCODE_DTS_SCAN); /* its own body; what it calls fetches its own */
     int ret = 0;
     int n = machine_ncpus(tcore_machine(tc));
     cpu_read(c, t + TIMER_MAGIC); /* check_timer */
@@ -20,7 +21,8 @@ int del_timer_sync_scan(cpu_t *c, tcore_t *tc, maddr_t t)
                 break;
             }
         }
-        cpu_rmb(c);
+        if (!tcore_omits(tc, TBAR_SCAN_RMB))
+            cpu_rmb(c);
         if (!timer_pending(c, tc, t))
             return ret;
     }

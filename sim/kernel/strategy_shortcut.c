@@ -8,6 +8,7 @@
 
 int del_timer_sync_shortcut(cpu_t *c, tcore_t *tc, maddr_t t)
 {
+    tcore_exec(c, tc, KCODE_DTS_SHORTCUT); /* its own body; what it calls fetches its own */
     if (!del_timer(c, tc, t))
         return 0;
     return del_timer_sync_scan(c, tc, t);

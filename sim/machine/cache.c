@@ -31,6 +31,7 @@ typedef struct {
 typedef struct {
     int present;
     uint32_t nsets, ways, cycles;
+    uint64_t mask; /* nsets - 1 when nsets is a power of two, else 0 (modulo) */
     int ninst;
     inst_t *inst; /* [ninst] */
     int *inst_of; /* [ncpus] */
@@ -77,6 +78,7 @@ static void level_init(level_t *L, const platform_t *p, const platform_cache_t *
     L->ways = (uint32_t)c->ways;
     L->nsets = (uint32_t)(c->bytes / (uint64_t)p->line_bytes / (uint64_t)c->ways);
     L->cycles = (uint32_t)(c->cycles + 0.5);
+    L->mask = (L->nsets & (L->nsets - 1)) == 0 ? L->nsets - 1 : 0;
     /* number the groups in order of first appearance */
     int maxg = 0;
     for (int i = 0; i < n; i++) {
@@ -164,16 +166,16 @@ void hier_destroy(hier_t *h)
 
 /* The set of tag in instance k of L; allocated when create is set, else
  * NULL when never used. */
-static uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
+static inline uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
 {
     inst_t *I = &L->inst[k];
-    if (!I->set) {
+    if (__builtin_expect(!I->set, 0)) {
         if (!create)
             return NULL;
         I->set = xcalloc(L->nsets, sizeof *I->set);
     }
-    uint64_t **s = &I->set[tag % L->nsets];
-    if (!*s && create)
+    uint64_t **s = &I->set[L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets];
+    if (__builtin_expect(!*s && create, 0))
         *s = xcalloc(L->ways, sizeof **s);
     return *s;
 }
@@ -189,7 +191,8 @@ static int set_find(const uint64_t *s, uint32_t ways, uint64_t tag)
 static void set_to_front(uint64_t *s, int i)
 {
     uint64_t t = s[i];
-    memmove(s + 1, s, sizeof *s * (size_t)i);
+    for (; i > 0; i--) /* a few ways at most, often none: no memmove call */
+        s[i] = s[i - 1];
     s[0] = t;
 }
 
@@ -264,6 +267,22 @@ int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
     return found;
 }
 
+int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
+{
+    level_t *L = &h->lv[l];
+    if (!L->present)
+        return 0;
+    int k = L->inst_of[cpu];
+    if (L->first[k + 1] - L->first[k] != 1)
+        return 0;
+    uint64_t *s = set_of(L, k, tag, 0);
+    int i = s ? set_find(s, L->ways, tag) : -1;
+    if (i < 0)
+        return 0;
+    set_to_front(s, i);
+    return 1;
+}
+
 void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
 {
     level_t *L = &h->lv[l];
@@ -292,16 +311,23 @@ const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n)
     return L->members + L->first[k];
 }
 
-void hier_flush_private(hier_t *h, int cpu)
+void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag), void *ctx)
 {
     for (int l = 0; l < CACHE_NLEVELS; l++) {
         level_t *L = &h->lv[l];
         int k = L->present ? L->inst_of[cpu] : 0;
         if (!L->present || L->first[k + 1] - L->first[k] > 1 || !L->inst[k].set)
             continue;
-        for (uint32_t s = 0; s < L->nsets; s++)
-            if (L->inst[k].set[s])
-                memset(L->inst[k].set[s], 0, sizeof(uint64_t) * L->ways);
+        for (uint32_t s = 0; s < L->nsets; s++) {
+            uint64_t *set = L->inst[k].set[s];
+            if (!set)
+                continue;
+            uint32_t n = 0;
+            for (uint32_t w = 0; w < L->ways && set[w]; w++)
+                if (keep && keep(ctx, set[w]))
+                    set[n++] = set[w];
+            memset(set + n, 0, sizeof *set * (L->ways - n));
+        }
     }
 }
 

@@ -38,6 +38,11 @@ void hier_destroy(hier_t *h);
  * the line is then in every level of the path, most recently used. */
 int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side);
 
+/* If tag is in cpu's instance of level l and that instance is cpu's alone,
+ * makes it the most recent there and returns 1; else changes nothing and
+ * returns 0. What it changes no other CPU can see. */
+int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
+
 /* Removes tag from the levels cpu reaches, except those it shares with
  * keep (another CPU, or -1 for none): an invalidation by keep's write. */
 void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep);
@@ -49,9 +54,11 @@ void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
  * NULL when the level is absent. The array belongs to h. */
 const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n);
 
-/* Empties cpu's private levels (foreign lines too). Shared levels are left
- * to the caller (mem_flush removes the lines nobody else holds). */
-void hier_flush_private(hier_t *h, int cpu);
+/* Empties cpu's private levels (foreign lines too) but for the lines for
+ * which keep(ctx, tag) says 1 (keep NULL: none), which keep their order.
+ * Shared levels are left to the caller (mem_flush removes the lines nobody
+ * else holds). */
+void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag), void *ctx);
 
 /* Brings n foreign lines into every data level of cpu, by LRU: tags
  * first, first+1, ... (tags spread over the sets). Beyond the largest

@@ -109,12 +109,36 @@ uint64_t cpu_now(const cpu_t *c); /* this CPU's cycle counter */
 int cpu_stopping(const cpu_t *c);
 gsl_rng *cpu_rng(cpu_t *c); /* this CPU's generator, seeded from the run's seed */
 
+/* What an access promises about the order in which other CPUs see it
+ * (the platform's memory_model decides what is left unordered; see
+ * machine/order.h). On a sequentially consistent platform all are equal.
+ *
+ *   RELAXED  a plain load or store (ld8/st8, READ_ONCE/WRITE_ONCE): only
+ *            per-location coherence; may be reordered with any other access
+ *   ACQUIRE  (loads, RMWs) no later access of this CPU is performed before
+ *            it (ld.acq, smp_load_acquire, cmpxchg.acq)
+ *   RELEASE  (stores, RMWs) every earlier access of this CPU is performed
+ *            before it, and it becomes visible to all CPUs at once (st.rel,
+ *            smp_store_release, spin_unlock)
+ *   FULL     (RMWs) both, and a full fence on each side (Linux's xchg,
+ *            cmpxchg, atomic_*_return) */
+typedef enum { CPU_RELAXED, CPU_ACQUIRE, CPU_RELEASE, CPU_FULL } cpu_order_t;
+
+/* Plain (relaxed) load and store of the 8-byte word at a. */
 uint64_t cpu_read(cpu_t *c, maddr_t a);
 void cpu_write(cpu_t *c, maddr_t a, uint64_t v);
+/* Acquire load, release store. */
+uint64_t cpu_read_acquire(cpu_t *c, maddr_t a);
+void cpu_write_release(cpu_t *c, maddr_t a, uint64_t v);
+/* Read-modify-writes, fully ordered as Linux's are. */
 uint64_t cpu_xchg(cpu_t *c, maddr_t a, uint64_t v);
 /* Stores nv if the word equals old; returns 1 when it did. */
 int cpu_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv);
 uint64_t cpu_fetch_add(cpu_t *c, maddr_t a, uint64_t d);
+/* The same with the ordering given (xchg_acquire, cmpxchg_release, ...). */
+uint64_t cpu_xchg_order(cpu_t *c, maddr_t a, uint64_t v, cpu_order_t o);
+int cpu_cmpxchg_order(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv, cpu_order_t o);
+uint64_t cpu_fetch_add_order(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o);
 
 void cpu_work(cpu_t *c, uint64_t cycles); /* plain work, interruptible */
 /* Runs code unit `code` (machine_code): the simulated CPU fetches each of
@@ -122,11 +146,14 @@ void cpu_work(cpu_t *c, uint64_t cycles); /* plain work, interruptible */
  * A no-op for -1 and on the native machine. */
 void cpu_exec(cpu_t *c, int code);
 void cpu_relax(cpu_t *c); /* one spin-loop pause */
-/* Memory barriers (smp_mb, smp_wmb, smp_rmb). Simulated: paid
- * barrier_cycles of plain work each, as IA-64 runs all three as one mf; they
- * order nothing, the model being sequentially consistent already, so they
- * only cost. Native: real fences (mb: a full fence; wmb, rmb: what the
- * processor needs beyond the acquire/release accesses, on x86 nothing). */
+/* Memory barriers (smp_mb, smp_wmb, smp_rmb). Simulated: barrier_cycles
+ * of plain work each, plus what the platform's memory_model makes them wait
+ * for: nothing on sc; on tso smp_mb waits for the store buffer to drain
+ * (wmb and rmb order nothing TSO does not order already); on weak all
+ * three are IA-64's mf and drain the store buffer and the invalidate
+ * queue. Native: the host's fences (mb: a full fence; wmb: a store-store
+ * fence, rmb: a load-load fence, both nothing but a compiler barrier on
+ * x86). */
 void cpu_mb(cpu_t *c);
 void cpu_wmb(cpu_t *c);
 void cpu_rmb(cpu_t *c);
@@ -135,7 +162,10 @@ void cpu_rmb(cpu_t *c);
  * hit a held line are skipped until another CPU writes it or a tick comes. */
 uint64_t cpu_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v);
 void cpu_idle_until(cpu_t *c, uint64_t cycle); /* nothing to do until then */
-void cpu_flush_cache(cpu_t *c);
+/* Empties c's caches of the data lines it holds (with_code: of its code
+ * lines too, which the simulated machine fetches again; the native machine
+ * flushes the data the run allocated, never its code). */
+void cpu_flush_cache(cpu_t *c, int with_code);
 /* Lets every other CPU catch up to this CPU's cycle, so that what is read
  * from simulated state next (at no cost) is as of now. */
 void cpu_sync(cpu_t *c);

@@ -50,6 +50,70 @@ static const struct {
      "         they always are (each access completes before the next step), so only its\n"
      "         own pass through L2 is charged, as for an atomic (12)",
      "barrier_cycles", "12"},
+    /* numa32.xml has two comments above l1i_bytes: the caches' heading, then its own */
+    {"Caches: one Itanium 2 \"Madison\" at 1.5 GHz, hence the 6 MB L3 part\n"
+     "         (docs/hardware-sources.md, \"Caches\", which gives every source). All\n"
+     "         levels are private to the CPU. 64-byte L1 lines are counted as 128-byte\n"
+     "         lines (line_bytes): same bytes, half as many lines. -->\n"
+     "    <!-- L1I 16 KB (published [7CPU, OWC])",
+     "l1i_bytes", "16384"},
+    {"L1I 4-way (published [7CPU, OWC])", "l1i_ways", "4"},
+    {"L1I hit, 1 cycle (published [7CPU, OWC])", "l1i_cycles", "1"},
+    {"private to the CPU (published: one L1I per core [7CPU])", "l1i_scope", "cpu"},
+    {"L1D 16 KB (published [7CPU, OWC, TAMU]). It caches integer loads only and\n"
+     "         is write-through: stores and FP loads go to L2 (l1d_write_through below;\n"
+     "         where the model still departs: docs/hardware-sources.md, \"Caches\")",
+     "l1d_bytes", "16384"},
+    {"L1D 4-way (published [7CPU, OWC])", "l1d_ways", "4"},
+    {"L1D hit, 2 cycles as a load address (published: 7-cpu's pointer chase\n"
+     "         [7CPU]); 1 cycle when an ALU op consumes it [LYON02]",
+     "l1d_cycles", "2"},
+    {"private to the CPU (published [7CPU])", "l1d_scope", "cpu"},
+    {"L1D write-through, no write-allocate: a store completes in L2 (published\n"
+     "         [7CPU, OWC, TAMU])",
+     "l1d_write_through", "1"},
+    {"L2 256 KB (published [7CPU, OWC, TAMU])", "l2_bytes", "262144"},
+    {"L2 8-way (published [7CPU, OWC, TAMU])", "l2_ways", "8"},
+    {"L2 hit, 6 cycles: 7-cpu's pointer chase [7CPU]; 5 (McKinley [EWEEK]) or 5/7\n"
+     "         load/store (Madison [TAMU]). The same figure as hit_cycles above",
+     "l2_cycles", "6"},
+    {"private to the CPU (published [7CPU])", "l2_scope", "cpu"},
+    {"L3 6 MB: the 1.5 GHz Madison of 2003-04 (published [GECKO]; 3 MB at 1.3 GHz,\n"
+     "         4 MB at 1.4 GHz)",
+     "l3_bytes", "6291456"},
+    {"L3 24-way: UNVERIFIED (the 3 MB parts are 12-way [OWC, TAMU]; no primary\n"
+     "         source for the 6 MB part's 24 ways)",
+     "l3_ways", "24"},
+    {"L3 hit, 16 cycles: derived from 7-cpu's pointer chase, L2 + 10 [7CPU], on a\n"
+     "         1.3 GHz Madison, as for L1D and L2; 14 load-to-use [TAMU]. The 6 MB\n"
+     "         part's own figure was not found (unverified)",
+     "l3_cycles", "16"},
+    {"private to the CPU: on the die, one per CPU (published [OWC, TAMU])", "l3_scope", "cpu"},
+    {"kernel text on node 0: 2.6 had no IA-64 text replication, the text stays\n"
+     "         where elilo loaded it (published [KTR06])",
+     "text_node", "0"},
+    {"Code sizes: ESTIMATES, twice the i386 size (IA-64 code density [PJ06]).\n"
+     "         docs/hardware-sources.md, \"Caches\", \"Code sizes\" gives each derivation.\n"
+     "         tick: lower bound, only the tick handler numasim models, 2 x 70",
+     "code_tick_bytes", "140"},
+    {"run_timer_softirq with __run_timers inlined: 2 x 363 (i386 2.6.3 [FL04])",
+     "code_run_timers_bytes", "726"},
+    {"__mod_timer: 2 x 268 (i386 2.6.2 [PM04])", "code_mod_timer_bytes", "536"},
+    {"del_timer: 2 x 158 (i386 140-175, rough [LKML-RP]: midpoint)", "code_del_timer_bytes", "316"},
+    {"try_to_del_timer_sync: 2 x 123 (scaled from del_timer by numasim's sizes)",
+     "code_try_to_del_timer_sync_bytes", "246"},
+    {"del_timer_sync of 2.6.6 (the scan): 2 x 276 (i386 2.6.2 [PM04])",
+     "code_del_timer_sync_scan_bytes", "552"},
+    {"the May 2004 patch: 2 x 207 (scaled from the scan by numasim's sizes)",
+     "code_del_timer_sync_last_running_bytes", "414"},
+    {"del_singleshot_timer_sync: 2 x 83 (scaled from the scan by numasim's sizes)",
+     "code_del_singleshot_timer_sync_bytes", "166"},
+    {"naive: 2 x 46 (scaled from the scan by numasim's sizes)", "code_del_timer_sync_naive_bytes",
+     "92"},
+    {"shortcut: 2 x 46 (scaled from the scan by numasim's sizes)",
+     "code_del_timer_sync_shortcut_bytes", "92"},
+    {"2.6.13's del_timer_sync: 2 x 43 (scaled from the scan by numasim's sizes)",
+     "code_del_timer_sync_base_tracking_bytes", "86"},
     {"parameters numasim tune fits by default", "tunable",
      "link.exit,remote_dirty_cycles,c2c_node_cycles"},
 };

@@ -15,19 +15,44 @@ void cpu_write(cpu_t *c, maddr_t a, uint64_t v)
     cpu_ops(c)->write(c, a, v);
 }
 
+uint64_t cpu_read_acquire(cpu_t *c, maddr_t a)
+{
+    return cpu_ops(c)->read_acquire(c, a);
+}
+
+void cpu_write_release(cpu_t *c, maddr_t a, uint64_t v)
+{
+    cpu_ops(c)->write_release(c, a, v);
+}
+
 uint64_t cpu_xchg(cpu_t *c, maddr_t a, uint64_t v)
 {
-    return cpu_ops(c)->xchg(c, a, v);
+    return cpu_ops(c)->xchg(c, a, v, CPU_FULL);
 }
 
 int cpu_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv)
 {
-    return cpu_ops(c)->cmpxchg(c, a, old, nv);
+    return cpu_ops(c)->cmpxchg(c, a, old, nv, CPU_FULL);
 }
 
 uint64_t cpu_fetch_add(cpu_t *c, maddr_t a, uint64_t d)
 {
-    return cpu_ops(c)->fetch_add(c, a, d);
+    return cpu_ops(c)->fetch_add(c, a, d, CPU_FULL);
+}
+
+uint64_t cpu_xchg_order(cpu_t *c, maddr_t a, uint64_t v, cpu_order_t o)
+{
+    return cpu_ops(c)->xchg(c, a, v, o);
+}
+
+int cpu_cmpxchg_order(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv, cpu_order_t o)
+{
+    return cpu_ops(c)->cmpxchg(c, a, old, nv, o);
+}
+
+uint64_t cpu_fetch_add_order(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o)
+{
+    return cpu_ops(c)->fetch_add(c, a, d, o);
 }
 
 void cpu_work(cpu_t *c, uint64_t cycles)
@@ -75,9 +100,9 @@ void cpu_idle_until(cpu_t *c, uint64_t cycle)
     cpu_ops(c)->idle_until(c, cycle);
 }
 
-void cpu_flush_cache(cpu_t *c)
+void cpu_flush_cache(cpu_t *c, int with_code)
 {
-    cpu_ops(c)->flush_cache(c);
+    cpu_ops(c)->flush_cache(c, with_code);
 }
 
 void cpu_sync(cpu_t *c)

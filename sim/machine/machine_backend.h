@@ -23,15 +23,17 @@ typedef struct machine_ops {
     /* per CPU, called from that CPU only */
     uint64_t (*read)(cpu_t *c, maddr_t a);
     void (*write)(cpu_t *c, maddr_t a, uint64_t v);
-    uint64_t (*xchg)(cpu_t *c, maddr_t a, uint64_t v);
-    int (*cmpxchg)(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv);
-    uint64_t (*fetch_add)(cpu_t *c, maddr_t a, uint64_t d);
+    uint64_t (*read_acquire)(cpu_t *c, maddr_t a);
+    void (*write_release)(cpu_t *c, maddr_t a, uint64_t v);
+    uint64_t (*xchg)(cpu_t *c, maddr_t a, uint64_t v, cpu_order_t o);
+    int (*cmpxchg)(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv, cpu_order_t o);
+    uint64_t (*fetch_add)(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o);
     void (*work)(cpu_t *c, uint64_t cycles);
     void (*exec)(cpu_t *c, int code); /* NULL: code is not modelled */
     void (*relax)(cpu_t *c);
     uint64_t (*spin_while_eq)(cpu_t *c, maddr_t a, uint64_t v);
     void (*idle_until)(cpu_t *c, uint64_t cycle);
-    void (*flush_cache)(cpu_t *c);
+    void (*flush_cache)(cpu_t *c, int with_code);
     void (*sync)(cpu_t *c);
     void (*progress)(cpu_t *c);
     void (*barrier)(cpu_t *c, int kind); /* kind: CPU_MB, CPU_WMB, CPU_RMB */

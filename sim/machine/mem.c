@@ -28,7 +28,8 @@
  *
  * With levels (cache.c), the same states say which CPUs hold a line, and the
  * hierarchy says where: a hit costs the latency of the first level that has
- * the line (an atomic: atomic_cycles, as before), a line that a neighbour
+ * the line (an atomic: atomic_cycles, as before; a store: l2's latency at
+ * least when l1d is write-through), a line that a neighbour
  * brought into a shared level costs that level's latency instead of memory,
  * and a line leaving the last level is no longer held (a dirty one is
  * written back at no cost to the CPU: its write-back buffer). Another
@@ -46,14 +47,16 @@
 #include <string.h>
 
 typedef struct {
-    int32_t owner; /* exclusive holder, or -1 */
-    uint8_t dirty; /* owner has modified it */
-    uint8_t freed; /* released by mem_release */
-    uint16_t pad;
+    int32_t owner;     /* exclusive holder, or -1 */
+    uint8_t dirty;     /* owner has modified it */
+    uint8_t freed;     /* released by mem_release */
+    uint16_t pad;      /* PAD_MARK: note_held's compaction; PAD_CODE: a code line */
     int32_t home;      /* node */
     uint32_t nsharers; /* valid when owner == -1 */
     uint64_t *sharers; /* bitset over CPUs, allocated on first share */
 } line_t;
+
+enum { PAD_MARK = 1, PAD_CODE = 2 };
 
 typedef struct {
     uint64_t *v;
@@ -267,13 +270,13 @@ static void note_held(mem_t *m, int cpu, uint64_t line)
         size_t k = 0;
         for (size_t i = 0; i < h->n; i++) {
             line_t *l = &m->lines[h->v[i]];
-            if ((l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu))) && !(l->pad & 1)) {
-                l->pad |= 1;
+            if ((l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu))) && !(l->pad & PAD_MARK)) {
+                l->pad |= PAD_MARK;
                 h->v[k++] = h->v[i];
             }
         }
         for (size_t i = 0; i < k; i++)
-            m->lines[h->v[i]].pad &= (uint16_t)~1u;
+            m->lines[h->v[i]].pad &= (uint16_t)~PAD_MARK;
         h->n = k;
         if (h->n * 2 >= h->cap) { /* also grows the first, empty list */
             h->cap = h->cap ? h->cap * 2 : 64;
@@ -425,6 +428,8 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
     int held = l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu));
     int lvl = level_of(m, l, cpu, li, held, HIER_DATA);
     uint32_t hit = lvl >= 0 ? m->lvl_cycles[lvl] : m->c_hit;
+    if (op == MEM_WRITE && lvl == CACHE_L1D && m->p->l1d_write_through)
+        hit = m->lvl_cycles[CACHE_L2]; /* the store completes in l2 */
 
     if (op == MEM_READ) {
         if (held) {
@@ -496,6 +501,15 @@ uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind_out, int 
     return cost;
 }
 
+int mem_fetch_code_private_hit(mem_t *m, int cpu, maddr_t a)
+{
+    if (!m->hier || !m->p->cache[CACHE_L1I].bytes)
+        return 0;
+    /* in l1i means held: inclusion keeps it in the last level, and a line
+     * that leaves the last level or is invalidated leaves l1i too */
+    return hier_touch_private(m->hier, cpu, CACHE_L1I, a >> m->line_shift);
+}
+
 /* The hierarchy let go of line li for cpu (capacity): cpu no longer holds
  * it. A dirty line is written back; memory has its words already. */
 static void drop_line(void *ctx, int cpu, uint64_t li)
@@ -532,11 +546,29 @@ static void unlevel_flushed(mem_t *m, int cpu, uint64_t li)
     }
 }
 
-void mem_flush(mem_t *m, int cpu)
+/* hier_flush_private's keep: the code lines a data-only flush leaves. */
+static int keep_code(void *ctx, uint64_t tag)
+{
+    const mem_t *m = ctx;
+    return !(tag & HIER_FOREIGN) && (m->lines[tag].pad & PAD_CODE);
+}
+
+void mem_mark_code(mem_t *m, maddr_t a, size_t bytes)
+{
+    for (uint64_t li = a >> m->line_shift; bytes && li <= (a + bytes - 1) >> m->line_shift; li++)
+        line_at(m, li << m->line_shift)->pad |= PAD_CODE;
+}
+
+void mem_flush(mem_t *m, int cpu, int with_code)
 {
     lvec_t *h = &m->held[cpu];
+    size_t kept = 0;
     for (size_t i = 0; i < h->n; i++) {
         line_t *l = &m->lines[h->v[i]];
+        if ((l->pad & PAD_CODE) && !with_code) {
+            h->v[kept++] = h->v[i]; /* still held: stays on the list */
+            continue;
+        }
         if (l->owner == cpu) {
             l->owner = -1;
             l->dirty = 0;
@@ -549,9 +581,9 @@ void mem_flush(mem_t *m, int cpu)
         if (m->hier)
             unlevel_flushed(m, cpu, h->v[i]);
     }
-    h->n = 0;
+    h->n = kept;
     if (m->hier)
-        hier_flush_private(m->hier, cpu);
+        hier_flush_private(m->hier, cpu, with_code ? NULL : keep_code, m);
 }
 
 /* --- footprints ------------------------------------------------------------ */

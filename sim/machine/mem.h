@@ -63,10 +63,20 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind)
  * a hit (-1: none, or no levels). Code fetches are not in mem_count(). */
 uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind, int *level);
 
+/* The fetch of a code line that hits cpu's own (unshared) L1I: costs
+ * nothing and changes nothing another CPU can see, so the simulated machine
+ * takes it without a scheduling step. Returns 1 when it was such a hit (its
+ * LRU updated, as mem_fetch_code would), else 0 (nothing changed). */
+int mem_fetch_code_private_hit(mem_t *m, int cpu, maddr_t a);
+
 /* Empties cpu's cache (dirty lines are written back at no cost to anyone):
- * every line it holds, in every level, but those that a shared level keeps
- * for another CPU, and every foreign line of its private levels. */
-void mem_flush(mem_t *m, int cpu);
+ * every data line it holds (and code line, with_code), in every level, but
+ * those that a shared level keeps for another CPU, and every foreign line
+ * of its private levels. */
+void mem_flush(mem_t *m, int cpu, int with_code);
+
+/* Marks [a, a+bytes) as code: mem_flush leaves it unless with_code. */
+void mem_mark_code(mem_t *m, maddr_t a, size_t bytes);
 
 /* Footprints (platform.h): what other code brings into cpu's caches, by
  * LRU through every data level, at no cost in cycles. tick: the tick's own

@@ -29,6 +29,8 @@ typedef struct {
     double relax_cycles;        /* one cpu_relax() in a spin loop */
     double barrier_cycles;      /* one memory barrier (mf on IA-64); optional, default 0 */
     double insn_cycles;         /* optional (0): plain instructions per access */
+    double inval_queue_cycles;  /* optional (0): an invalidation waits this long in the
+                                   receiver's queue (memory_model weak only) */
 } mem_costs_t;
 
 /* The cache levels a platform may describe (props NAME_bytes, NAME_ways,
@@ -50,6 +52,9 @@ typedef struct {
     double work_per_mcycle;  /* work_lines_per_mcycle: fresh lines per 10^6 cycles of cpu_work */
     double noise_per_mcycle; /* noise_lines_per_mcycle: fresh lines per 10^6 cycles of time */
 } platform_footprint_t;
+/* The platform's memory model (prop memory_model, default sc); see
+ * machine/order.h for what each leaves unordered. */
+typedef enum { PLATFORM_SC, PLATFORM_TSO, PLATFORM_WEAK } platform_model_t;
 
 typedef struct {
     char *name;     /* prop id, e.g. "mem_local_cycles", or "link.exit" */
@@ -78,9 +83,11 @@ typedef struct {
     mem_costs_t costs;
     platform_cache_t cache[CACHE_NLEVELS]; /* all bytes 0: infinite caches, as before */
     int ncache_levels;                     /* levels present */
-    int *cpu_package;                      /* [ncpus] host prop "package", else the node */
-    int text_node;                         /* kernel text's home (prop text_node, default 0) */
+    int l1d_write_through; /* stores are served by l2 (Itanium 2: l1d caches integer loads) */
+    int *cpu_package;      /* [ncpus] host prop "package", else the node */
+    int text_node;         /* kernel text's home (prop text_node, default 0) */
     platform_footprint_t footprint;
+    platform_model_t memory_model;
     int nparams;
     platform_param_t *params; /* every zone prop and link class, resolved */
     int nlinks;
@@ -117,6 +124,9 @@ const platform_param_t *platform_param(const platform_t *p, const char *name);
  * link of a class), and a comment at the top. Returns 0, or -1 with e. */
 int platform_write_with(const char *in_path, const char *out_path, int n, const char *const *names,
                         const double *values, const char *comment, err_t *e);
+
+/* "sc", "tso" or "weak". */
+const char *platform_model_name(platform_model_t m);
 
 /* Round-trip latency between two nodes, in cycles (0 on the diagonal). */
 static inline uint32_t platform_node_lat(const platform_t *p, int a, int b)

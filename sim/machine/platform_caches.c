@@ -10,6 +10,7 @@
  *          l1d is needed by any other level, l2 by l3 and by l1i (which it
  *          feeds); a level holds at least the bytes of the one above it, and
  *          scopes never narrow going down (cpu, node, package);
+ *          l1d_write_through 0 or 1 (needs l2): a store costs l2's latency;
  *   code   text_node (default 0) names an existing node; code_UNIT_bytes >= 0;
  *   fill   tick_footprint_lines, work_lines_per_mcycle,
  *          noise_lines_per_mcycle >= 0.
@@ -159,6 +160,13 @@ int platform_check_caches(platform_t *p, err_t *e)
             return -1;
     if (check_hierarchy(p, e) < 0)
         return -1;
+    double wt = 0;
+    if (number(p, "l1d_write_through", 0, 1, &wt, e) < 0)
+        return -1;
+    if (wt > 1 || (wt && !p->cache[CACHE_L2].bytes))
+        return where(p, platform_param(p, "l1d_write_through"), e,
+                     "property 'l1d_write_through' must be 0 or 1, and 1 needs level 'l2'");
+    p->l1d_write_through = wt == 1;
     double tn = 0;
     if (number(p, "text_node", 0, 1, &tn, e) < 0)
         return -1;

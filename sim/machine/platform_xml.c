@@ -48,6 +48,7 @@ static const struct {
     {"relax_cycles", 0, offsetof(mem_costs_t, relax_cycles)},
     {"barrier_cycles", 0, offsetof(mem_costs_t, barrier_cycles)},
     {"insn_cycles", 0, offsetof(mem_costs_t, insn_cycles)},
+    {"inval_queue_cycles", 0, offsetof(mem_costs_t, inval_queue_cycles)},
 };
 #define NREQUIRED (sizeof kRequired / sizeof kRequired[0])
 
@@ -57,7 +58,12 @@ static const struct {
 static const struct {
     const char *name, *value;
 } kDefaults[] = {
-    {"barrier_cycles", "0"}, {"insn_cycles", "0"}, /* measured hosts only (scripts/validate) */
+    {"barrier_cycles", "0"},
+    {"insn_cycles", "0"}, /* measured hosts only (scripts/validate) */
+    /* The memory model came later still: sequentially consistent, as numasim
+     * always was, and no invalidate queue. */
+    {"memory_model", "sc"},
+    {"inval_queue_cycles", "0"},
 };
 #define NDEFAULTS (sizeof kDefaults / sizeof kDefaults[0])
 
@@ -418,7 +424,21 @@ static int check_values(platform_t *p, err_t *e)
             p->line_bytes = (int)v;
         }
     }
+    platform_param_t *q = find_param(p, "memory_model");
+    static const char *const names[] = {"sc", "tso", "weak"};
+    int k = 0;
+    while (k < 3 && strcmp(q->value, names[k]) != 0)
+        k++;
+    if (k == 3)
+        return err_set(e, q->overridden ? "--set" : p->path, q->overridden ? 0 : q->line,
+                       "property 'memory_model' must be sc, tso or weak, not '%s'", q->value);
+    p->memory_model = (platform_model_t)k;
     return 0;
+}
+
+const char *platform_model_name(platform_model_t m)
+{
+    return m == PLATFORM_TSO ? "tso" : m == PLATFORM_WEAK ? "weak" : "sc";
 }
 
 static int check_cpus(platform_t *p, err_t *e)

@@ -3,8 +3,23 @@
  * host_topo_read() (machine/native/host_topo.c) has copied what the platform
  * needs out of hwloc. host_write_platform() writes the file in one pass:
  * every value is preceded by a comment giving its origin: "hwloc", "probe
- * FILE" (with the rows it came from) or "default" (see kDefaults; README and
- * docs/hardware-sources.md say where the defaults come from).
+ * FILE" (with the rows it came from), "default" (see kDefaults and
+ * kCacheDefaults; README and docs/hardware-sources.md say where the defaults
+ * come from) or "numasim binary" (code sizes).
+ *
+ * Cache levels (docs/hardware-sources.md, "Caches", "From the host"): sizes,
+ * ways and sharing from hwloc, made to fit the platform rules (bytes a
+ * multiple of line_bytes x ways, each level at least as big as the one above,
+ * scopes never narrowing); a level that cannot be made to fit is left out,
+ * with a comment saying why. Hit latencies from the probe's pointer chase
+ * (rows chase_S, S in bytes): the median of the rows whose working set lies
+ * in the level's first plateau, between twice the level above and four times
+ * it (and at most half the level). Without such rows, defaults.
+ *
+ * Code sizes: the units of the platform contract are mapped to numasim's
+ * own functions (kCodeUnits) and their sizes read from this very binary
+ * (/proc/self/exe) with libelf; the comment of each value lists the
+ * functions found and those absent (inlined by the compiler).
  */
 #include "hostplat.h"
 
@@ -181,6 +196,305 @@ static int make_classes(const host_topo_t *t, double mem_local, const probe_resu
     return ncl;
 }
 
+/* --- cache levels --------------------------------------------------------- */
+
+static const char *const kLevelName[HOST_NLEVELS] = {"l1i", "l1d", "l2", "l3"};
+static const char *const kScopeName[] = {"cpu", "node", "package"};
+static const char *const kHwlocName[HOST_NLEVELS] = {"L1i", "L1d", "L2", "L3"};
+
+/* Hit latencies when the probe has no chase rows for a level: the
+ * development host, as for kDefaults (docs/hardware-sources.md, "The
+ * development host"). No probe sees the instruction side. */
+static const default_t kCacheDefaults[HOST_NLEVELS] = {
+    {"l1i_cycles", 1,
+     "estimate: an instruction-side hit is pipelined with execution; no probe sees it"},
+    {"l1d_cycles", 5,
+     "L1 hit, 5 cycles measured by pointer chase in 16 KiB on a Golden Cove-class core; "
+     "estimate, to be fitted by numasim tune (probe-target mode)"},
+    {"l2_cycles", 19,
+     "L2 hit, 19 cycles measured by pointer chase in 512 KiB on a Golden Cove-class core; "
+     "estimate, to be fitted by numasim tune (probe-target mode)"},
+    {"l3_cycles", 108,
+     "L3 hit, 108 cycles measured by pointer chase in 4 MiB on a Golden Cove-class core (a VM: "
+     "a shared L3); estimate, to be fitted by numasim tune (probe-target mode)"},
+};
+
+/* The most ways a platform level may have (platform_caches.c). */
+#define MAX_WAYS 256
+
+/* Ways when hwloc does not know them (associativity 0). */
+static int default_ways(int level)
+{
+    return level == HOST_L3 ? 16 : 8;
+}
+
+typedef struct {
+    int on;
+    unsigned long long bytes;
+    int ways;
+    host_scope_t scope;
+    double cycles;
+    char why_bytes[400], why_ways[300], why_scope[300], why_cycles[400];
+} level_t;
+
+/* Median of the same-node chase rows with lo < S <= hi; *n gets their count
+ * and lo_s/hi_s the sizes seen. */
+static double chase_median(const probe_result_t *pr, double lo, double hi, int *n, double *lo_s,
+                           double *hi_s)
+{
+    double v[256];
+    *n = 0;
+    *lo_s = *hi_s = 0;
+    for (int i = 0; pr && i < pr->nrows && *n < 256; i++) {
+        const probe_row_t *w = &pr->rows[i];
+        char *end;
+        if (strncmp(w->probe, "chase_", 6) != 0 || w->from_node != w->to_node)
+            continue;
+        double sz = strtod(w->probe + 6, &end);
+        if (*end || !(sz > lo && sz <= hi))
+            continue;
+        if (!*n || sz < *lo_s)
+            *lo_s = sz;
+        if (!*n || sz > *hi_s)
+            *hi_s = sz;
+        int k = (*n)++;
+        while (k > 0 && v[k - 1] > w->median) { /* insertion sort: few rows */
+            v[k] = v[k - 1];
+            k--;
+        }
+        v[k] = w->median;
+    }
+    if (!*n)
+        return 0;
+    return *n % 2 ? v[*n / 2] : (v[*n / 2 - 1] + v[*n / 2]) / 2;
+}
+
+/* The levels as the file will give them, each with the origin of its values. */
+static void make_levels(const host_topo_t *t, int line, const probe_result_t *pr, const char *ppath,
+                        level_t *lv)
+{
+    memset(lv, 0, sizeof *lv * HOST_NLEVELS);
+    for (int l = 0; l < HOST_NLEVELS; l++) {
+        const host_cache_t *c = &t->cache[l];
+        level_t *v = &lv[l];
+        if (!c->present)
+            continue;
+        v->on = 1;
+        v->bytes = c->bytes;
+        char lines[120] = "";
+        if (c->linesize > 0 && c->linesize != line)
+            snprintf(lines, sizeof lines, "; its %d-byte lines are counted as %d-byte lines",
+                     c->linesize, line);
+        snprintf(v->why_bytes, sizeof v->why_bytes, "hwloc: %s cache, %llu bytes%s%s",
+                 kHwlocName[l], c->bytes,
+                 c->uniform ? "" : " (the instance holding CPU 0; other instances differ)", lines);
+        if (c->associativity > 0) {
+            v->ways = c->associativity;
+            snprintf(v->why_ways, sizeof v->why_ways, "hwloc: %d-way", v->ways);
+        } else if (c->associativity < 0) {
+            v->ways = (int)(c->bytes / (unsigned long long)line);
+            snprintf(v->why_ways, sizeof v->why_ways,
+                     "hwloc: fully associative, ways = bytes / line_bytes (one set)");
+        } else {
+            v->ways = default_ways(l);
+            snprintf(v->why_ways, sizeof v->why_ways,
+                     "default: hwloc does not know the associativity; %d ways, as the common "
+                     "%s on current x86 and Arm cores (estimate)",
+                     v->ways, l == HOST_L3 ? "L3" : "L1 and L2");
+        }
+        if (v->ways > MAX_WAYS) {
+            /* the model's limit: the most ways <= MAX_WAYS that split the
+             * lines into whole sets (a power of two for the usual sizes) */
+            long long nlines = (long long)(c->bytes / (unsigned long long)line);
+            int w = MAX_WAYS;
+            while (w > 1 && nlines % w)
+                w--;
+            snprintf(v->why_ways + strlen(v->why_ways), sizeof v->why_ways - strlen(v->why_ways),
+                     "; the model allows at most %d ways: %d", MAX_WAYS, w);
+            v->ways = w;
+        }
+        v->scope = c->scope;
+        if (c->scope == HOST_SCOPE_NODE && !c->exact) {
+            /* A cache inside a node that is not the node's (an AMD CCX's L3):
+             * one instance per node would make hand-offs between CCXs hits,
+             * so each CPU gets its share of the capacity instead. */
+            v->scope = HOST_SCOPE_CPU;
+            unsigned long long share =
+                c->bytes / (unsigned long long)(c->sharing > 0 ? c->sharing : 1);
+            snprintf(v->why_scope, sizeof v->why_scope,
+                     "hwloc: one instance is shared by %d of the node's %d CPUs, a scope the "
+                     "model lacks: each CPU gets its share (estimate)",
+                     c->sharing, c->scope_pus);
+            snprintf(v->why_bytes + strlen(v->why_bytes),
+                     sizeof v->why_bytes - strlen(v->why_bytes), "; per CPU: %llu / %d = %llu",
+                     c->bytes, c->sharing, share);
+            v->bytes = share;
+        } else if (c->scope == HOST_SCOPE_CPU && c->sharing > 1) {
+            snprintf(v->why_scope, sizeof v->why_scope,
+                     "hwloc: shared by the %d CPUs (SMT siblings) of one core; the model has no "
+                     "core scope, so each CPU has its own",
+                     c->sharing);
+        } else {
+            snprintf(v->why_scope, sizeof v->why_scope, "hwloc: %s%s",
+                     c->scope == HOST_SCOPE_CPU    ? "one instance per CPU"
+                     : c->scope == HOST_SCOPE_NODE ? "shared by the CPUs of a NUMA node"
+                                                   : "shared by the CPUs of a package",
+                     c->exact ? "" : " (by part of them: widened to the scope)");
+        }
+        unsigned long long unit = (unsigned long long)line * (unsigned long long)v->ways;
+        if (v->bytes % unit) {
+            unsigned long long down = v->bytes / unit * unit;
+            snprintf(v->why_bytes + strlen(v->why_bytes),
+                     sizeof v->why_bytes - strlen(v->why_bytes),
+                     "; rounded down to a multiple of line_bytes x ways = %llu", unit);
+            v->bytes = down;
+        }
+        if (v->bytes == 0)
+            v->on = 0;
+    }
+    /* The platform rules: l1d needed by all; l2 by l1i and l3; sizes and
+     * scopes never shrink going down. What breaks them is left out. */
+    level_t *i = &lv[HOST_L1I], *d = &lv[HOST_L1D], *l2 = &lv[HOST_L2], *l3 = &lv[HOST_L3];
+    if (!d->on)
+        i->on = l2->on = l3->on = 0;
+    if (l2->on && (l2->bytes < d->bytes || l2->scope < d->scope))
+        l2->on = 0;
+    if (!l2->on)
+        i->on = l3->on = 0;
+    if (i->on && (l2->bytes < i->bytes || l2->scope < i->scope))
+        i->on = 0;
+    if (l3->on && (l3->bytes < l2->bytes || l3->scope < l2->scope))
+        l3->on = 0;
+    /* Hit latencies: the probe's chase plateau, else the default. */
+    unsigned long long above = 0;
+    for (int l = HOST_L1D; l < HOST_NLEVELS; l++) {
+        level_t *v = &lv[l];
+        if (!v->on)
+            continue;
+        double lo = 2.0 * (double)above, hi = above ? 4.0 * (double)above : (double)v->bytes / 2;
+        if (hi > (double)v->bytes / 2)
+            hi = (double)v->bytes / 2;
+        int n = 0;
+        double a, b, m = chase_median(pr, lo > 0 ? lo - 1 : 0, hi, &n, &a, &b);
+        if (n > 0) {
+            v->cycles = round(m * 100) / 100;
+            snprintf(v->why_cycles, sizeof v->why_cycles,
+                     "probe %s: median of %d same-node chase row%s with a working set of %g to %g "
+                     "bytes",
+                     ppath, n, n == 1 ? "" : "s", a, b);
+        } else {
+            v->cycles = kCacheDefaults[l].value;
+            snprintf(v->why_cycles, sizeof v->why_cycles, "default (%s)%s%s%s",
+                     kCacheDefaults[l].why, pr ? "; probe " : "", pr ? ppath : "",
+                     pr ? " has no chase row in this level's plateau" : "");
+        }
+        above = v->bytes;
+    }
+    if (i->on) {
+        i->cycles = kCacheDefaults[HOST_L1I].value;
+        snprintf(i->why_cycles, sizeof i->why_cycles, "default (%s)", kCacheDefaults[HOST_L1I].why);
+    }
+}
+
+static void write_levels(FILE *f, const host_topo_t *t, const level_t *lv)
+{
+    for (int l = 0; l < HOST_NLEVELS; l++) {
+        const level_t *v = &lv[l];
+        if (!v->on) {
+            fprintf(
+                f, "    <!-- %s: %s -->\n", kLevelName[l],
+                t->cache[l].present
+                    ? "reported by hwloc but left out: it breaks the "
+                      "platform rules with the levels kept (docs/hardware-sources.md, \"Caches\")"
+                    : "not reported by hwloc");
+            continue;
+        }
+        fprintf(f, "    <!-- %s -->\n    <prop id=\"%s_bytes\" value=\"%llu\"/>\n", v->why_bytes,
+                kLevelName[l], v->bytes);
+        fprintf(f, "    <!-- %s -->\n    <prop id=\"%s_ways\" value=\"%d\"/>\n", v->why_ways,
+                kLevelName[l], v->ways);
+        fprintf(f, "    <!-- %s -->\n    <prop id=\"%s_cycles\" value=\"%g\"/>\n", v->why_cycles,
+                kLevelName[l], v->cycles);
+        fprintf(f, "    <!-- %s -->\n    <prop id=\"%s_scope\" value=\"%s\"/>\n", v->why_scope,
+                kLevelName[l], kScopeName[v->scope]);
+    }
+}
+
+/* --- code sizes ----------------------------------------------------------- */
+
+/* Each code unit of the platform contract and the numasim functions that
+ * implement it, on the 2.6.6 (classic) path, 2.6.13 for the tracking units.
+ * A unit counts the helpers its call runs (locks, list operations: the
+ * kernel inlines them) but not another unit it calls (a strategy's del_timer
+ * is fetched as del_timer, the tick's run_timers as run_timers), nor the
+ * machine API (cpu_*) and the oracle's hooks, which are the model, not the
+ * kernel. "file.c:fn" names a static function. */
+#define MAX_UNIT_FNS 12
+static const struct {
+    const char *unit;
+    const char *fns[MAX_UNIT_FNS];
+} kCodeUnits[] = {
+    {"tick", {"timer_core.c:tick", "native.c:on_tick", "native.c:take_tick"}},
+    {"run_timers",
+     {"wheel_run", "timer_wheel.c:cascade", "timer_wheel.c:splice_init", "timer_wheel.c:tv_head",
+      "timer_wheel.c:time_after_eq", "wheel_add", "tlist_add_tail", "tlist_unlink", "tlock_irq",
+      "tunlock_irq", "spin_lock", "spin_unlock"}},
+    {"mod_timer",
+     {"mod_timer", "timer_ops.c:mod_classic", "timer_ops.c:is_pending", "timer_ops.c:check_timer",
+      "timer_ops.c:unlink_classic", "tlist_unlink", "wheel_add", "timer_wheel.c:tv_head",
+      "tlist_add_tail", "spin_lock", "spin_unlock"}},
+    {"del_timer",
+     {"del_timer", "timer_ops.c:del_classic", "timer_ops.c:check_timer",
+      "timer_ops.c:unlink_classic", "tlist_unlink", "tlock_irq", "tunlock_irq", "spin_lock",
+      "spin_unlock"}},
+    {"try_to_del_timer_sync",
+     {"try_to_del_timer_sync", "timer_ops.c:lock_timer_base", "detach_tracking", "tlist_unlink",
+      "tlock_irq", "tunlock_irq", "spin_lock", "spin_unlock"}},
+    {"del_timer_sync_scan",
+     {"del_timer_sync_scan", "timer_pending", "timer_ops.c:is_pending", "tcore_base",
+      "tcore_machine"}},
+    {"del_timer_sync_last_running",
+     {"del_timer_sync_last_running", "timer_pending", "timer_ops.c:is_pending"}},
+    {"del_singleshot_timer_sync", {"del_singleshot_timer_sync"}},
+    {"del_timer_sync_naive", {"del_timer_sync_naive"}},
+    {"del_timer_sync_shortcut", {"del_timer_sync_shortcut"}},
+    {"del_timer_sync_base_tracking", {"del_timer_sync_base_tracking"}},
+};
+#define NCODE_UNITS (int)(sizeof kCodeUnits / sizeof *kCodeUnits)
+
+static void write_code(FILE *f)
+{
+    const char *names[NCODE_UNITS * MAX_UNIT_FNS];
+    unsigned long long sizes[NCODE_UNITS * MAX_UNIT_FNS];
+    int n = 0;
+    for (int u = 0; u < NCODE_UNITS; u++)
+        for (int k = 0; k < MAX_UNIT_FNS && kCodeUnits[u].fns[k]; k++)
+            names[n++] = kCodeUnits[u].fns[k];
+    err_t e = {{0}};
+    if (host_topo_symbol_sizes("/proc/self/exe", names, n, sizes, &e) < 0) {
+        fprintf(f, "    <!-- code sizes left out (no code fetched): %s -->\n", e.msg);
+        return;
+    }
+    n = 0;
+    for (int u = 0; u < NCODE_UNITS; u++) {
+        char found[600] = "", absent[400] = "";
+        unsigned long long sum = 0;
+        for (int k = 0; k < MAX_UNIT_FNS && kCodeUnits[u].fns[k]; k++, n++) {
+            const char *colon = strchr(names[n], ':');
+            const char *fn = colon ? colon + 1 : names[n];
+            char *buf = sizes[n] ? found : absent;
+            size_t cap = sizes[n] ? sizeof found : sizeof absent, len = strlen(buf);
+            if (len + 1 < cap)
+                snprintf(buf + len, cap - len, "%s%s", len ? (sizes[n] ? "+" : ", ") : "",
+                         sizes[n] ? names[n] : fn);
+            sum += sizes[n];
+        }
+        fprintf(f, "    <!-- numasim binary: %s (nm -S)%s%s -->\n", found[0] ? found : "nothing",
+                absent[0] ? "; absent (inlined): " : "", absent);
+        fprintf(f, "    <prop id=\"code_%s_bytes\" value=\"%llu\"/>\n", kCodeUnits[u].unit, sum);
+    }
+}
+
 /* --- writing ------------------------------------------------------------ */
 
 int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const probe_result_t *pr,
@@ -232,6 +546,28 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
         fprintf(f, "    <!-- %s -->\n    <prop id=\"%s\" value=\"%g\"/>\n", v.origin,
                 kDefaults[k].id, v.v);
     }
+    level_t lv[HOST_NLEVELS];
+    make_levels(t, t->line_bytes > 0 ? t->line_bytes : 64, pr, ppath, lv);
+    write_levels(f, t, lv);
+    int by_package = 0;
+    for (int l = 0; l < HOST_NLEVELS; l++)
+        by_package |= lv[l].on && lv[l].scope == HOST_SCOPE_PACKAGE;
+    fprintf(
+        f, "    <!-- kernel text: node 0, where Linux loads it (no replication; "
+           "docs/hardware-sources.md, \"Caches\") -->\n    <prop id=\"text_node\" value=\"0\"/>\n");
+    write_code(f);
+    /* An x86 host is TSO; other hosts are weaker, and weak is the nearest
+     * of numasim's models (docs/memory-ordering.md). */
+#if defined(__x86_64__) || defined(__i386__)
+    fprintf(f, "    <!-- x86-TSO (Intel SDM vol. 3A 8.2) -->\n"
+               "    <prop id=\"memory_model\" value=\"tso\"/>\n");
+#else
+    fprintf(f,
+            "    <!-- not x86: weakly ordered; queue delay an estimate -->\n"
+            "    <prop id=\"memory_model\" value=\"weak\"/>\n"
+            "    <prop id=\"inval_queue_cycles\" value=\"%g\"/>\n",
+            mem_local);
+#endif
     class_t cl[64];
     int ncl = make_classes(t, mem_local, pr, ppath, cl, 64);
     fprintf(f, "    <!-- parameters numasim tune fits by default -->\n"
@@ -239,13 +575,20 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
     for (int k = 0; k < ncl; k++)
         if (cl[k].one_way > 0)
             fprintf(f, ",link.%s", cl[k].name);
-    fprintf(f, "\"/>\n    <!-- hwloc: CPUs in logical order; os_index is the OS number to "
-               "pin to -->\n");
-    for (int i = 0; i < t->ncpus; i++)
+    fprintf(f,
+            "\"/>\n    <!-- hwloc: CPUs in logical order; os_index is the OS number to "
+            "pin to%s -->\n",
+            by_package ? "; package: who shares a package-wide cache level" : "");
+    for (int i = 0; i < t->ncpus; i++) {
         fprintf(f,
                 "    <host id=\"cpu%d\" speed=\"1f\"><prop id=\"numa_node\" value=\"%d\"/>"
-                "<prop id=\"os_index\" value=\"%d\"/></host>\n",
+                "<prop id=\"os_index\" value=\"%d\"/>",
                 i, t->cpu_node[i], t->cpu_os[i]);
+        if (by_package)
+            fprintf(f, "<prop id=\"package\" value=\"%d\"/>",
+                    t->cpu_package[i] >= 0 ? t->cpu_package[i] : 0);
+        fprintf(f, "</host>\n");
+    }
     fprintf(f, "    <!-- one router per NUMA node with CPUs (hwloc) -->\n");
     for (int n = 0; n < t->nnodes; n++)
         fprintf(f, "    <router id=\"node%d\"/> <!-- OS node %d -->\n", n, t->node_os[n]);

@@ -248,7 +248,7 @@ static void measure(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
     if (cpu_id(c) != k->from)
         return;
     if (k->kind == K_LOAD_MEM)
-        cpu_flush_cache(c);
+        cpu_flush_cache(c, 0);
     uint64_t t0 = cpu_now(c);
     switch (k->kind) {
     case K_OVERHEAD:

@@ -272,7 +272,7 @@ void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first)
     }
     /* the same start whatever ran before (tune --probe-target runs the
      * section alone, --only-cache) */
-    cpu_flush_cache(c);
+    cpu_flush_cache(c, 1);
     for (int i = first; i < X->ncells; i++) {
         cell_t *k = &X->cells[i];
         int want = k->kind == K_CHASE ? SEC_CHASE : k->ticks ? SEC_TICKS : SEC_QUIET;

@@ -281,7 +281,7 @@ static void caller_program(cpu_t *c, void *arg)
     for (int k = 0; k < total && !cpu_stopping(c); k++) {
         prepare(c, x);
         if (r->cache == CACHE_COLD)
-            cpu_flush_cache(c);
+            cpu_flush_cache(c, s->cold_flush == COLD_FLUSH_ALL);
         maddr_t t = LOAD(x->timer);
         cpu_anatomy_t a0, a1;
         cpu_anatomy(c, &a0);
@@ -323,6 +323,10 @@ static void setup(machine_t *m, void *arg)
     x->period = (uint64_t)(p->clock_mhz * 1e6 / s->hz + 0.5);
     x->tc = tcore_create(m, strategy_design(r->strategy), strategy_last_running(r->strategy),
                          x->period, s->timekeeper_cpu);
+    unsigned omit = 0;
+    for (int i = 0; i < s->nomit; i++)
+        omit |= 1u << s->omit_barriers[i]; /* kBarriers' order is TBAR_*'s */
+    tcore_omit_barriers(x->tc, omit);
     x->or = oracle_create(x->tc, r->trace ? TRACE_LEN : 0);
     x->fn_id = tcore_register_fn(x->tc, scenario_fn, x);
     x->bg_fn_id = tcore_register_fn(x->tc, background_fn, x);

@@ -3,8 +3,8 @@
  *
  * The measured CPU repeats the scenario's workload `warmup_calls + calls`
  * times and times each del_timer_sync call in cycles (warm-up calls are not
- * kept); the other CPUs take ticks and run the background load. See README,
- * "What one call measures".
+ * kept); the other CPUs take ticks and run the background load. See
+ * docs/results.md, "What one call measures".
  */
 #ifndef NUMASIM_RUN_H
 #define NUMASIM_RUN_H

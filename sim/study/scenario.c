@@ -23,10 +23,13 @@ _Static_assert(sizeof(unsigned long) == sizeof(uint64_t), "seed is stored as 64 
 _Static_assert(sizeof(workload_t) == sizeof(int), "enums are stored as int");
 _Static_assert(sizeof(strategy_id_t) == sizeof(int), "enums are stored as int");
 _Static_assert(sizeof(cache_state_t) == sizeof(int), "enums are stored as int");
+_Static_assert(sizeof(cold_flush_t) == sizeof(int), "enums are stored as int");
 
 static const char *const kCaches[] = {"warm", "cold"};
+static const char *const kColdFlush[] = {"data", "all"};
 static const char *const kWorkloads[] = {"schedule_timeout", "rearm", "overlap", "first_run",
                                          "hop"};
+static const char *const kBarriers[] = {"run_wmb", "del_wmb", "scan_rmb"};    /* TBAR_* bits */
 static const char *const kBools[] = {"false", "true", "no", "yes", "0", "1"}; /* odd: true */
 static const char *const kSections[] = {"scenario",   "measure",  "kernel",
                                         "background", "function", "overlap"};
@@ -95,9 +98,11 @@ const keydef_t scenario_keys[] = {
     KU64("measure", "spacing_cycles", spacing_cycles, "20000", 1e12),
     KU64("measure", "spacing_jitter_cycles", spacing_jitter_cycles, "0", 1e12),
     KINT("measure", "expires_jiffies", expires_jiffies, "10", 1, 1000000),
+    KENUM("measure", "cold_flush", cold_flush, "data", kColdFlush),
 
     KINT("kernel", "hz", hz, "1024", 1, 100000),
     KINT("kernel", "timekeeper_cpu", timekeeper_cpu, "0", 0, CPU_MAX),
+    KELIST("kernel", "omit_barriers", omit_barriers, nomit, "", kBarriers, 0),
 
     KDBL("background", "ops_per_tick", ops_per_tick, "0", 0, 1e6),
     KINT("background", "timers_per_cpu", timers_per_cpu, "8", 1, 100000),

@@ -21,6 +21,8 @@
 #include <stdio.h>
 
 typedef enum { CACHE_WARM, CACHE_COLD } cache_state_t;
+/* A cold call's flush: the data lines the caller holds, or its code too. */
+typedef enum { COLD_FLUSH_DATA, COLD_FLUSH_ALL } cold_flush_t;
 
 /* What the measured CPU and its helpers do in each call (see run.c). */
 typedef enum {
@@ -59,6 +61,7 @@ typedef struct {
 
     /* [measure] */
     workload_t workload;
+    cold_flush_t cold_flush; /* what a cold call's flush empties */
     int calls;
     int warmup_calls;
     int cpu;                        /* the calling CPU */
@@ -71,6 +74,8 @@ typedef struct {
     /* [kernel] */
     int hz;
     int timekeeper_cpu;
+    int nomit;
+    int omit_barriers[STRAT_COUNT]; /* TBAR_* bit numbers: run_wmb, del_wmb, scan_rmb */
 
     /* [background] */
     double ops_per_tick; /* mod_timer/del_timer calls per tick per CPU */

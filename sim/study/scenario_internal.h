@@ -46,7 +46,7 @@ typedef struct {
 
 /* The key table (scenario.c): every key, in the order of the resolved
  * listing. */
-#define SCENARIO_NKEYS 35
+#define SCENARIO_NKEYS 37
 extern const keydef_t scenario_keys[];
 
 static inline void *nonnull(void *p)

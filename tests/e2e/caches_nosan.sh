@@ -46,6 +46,7 @@ bad "no latency" l2_bytes l1d_bytes=16384 l1d_ways=4 l1d_cycles=2 l2_bytes=26214
 bad "l3 without l2" l3_bytes l1d_bytes=16384 l1d_ways=4 l1d_cycles=2 l3_bytes=3145728 l3_ways=12 l3_cycles=14
 bad "a text node that does not exist" text_node "${levels[@]}" text_node=16
 bad "a negative footprint" tick_footprint_lines "${levels[@]}" tick_footprint_lines=-3
+bad "a write-through flag that is not 0 or 1" l1d_write_through "${levels[@]}" l1d_write_through=2
 bad "a code size that is no number" code_mod_timer_bytes "${levels[@]}" code_mod_timer_bytes=big
 
 # --- the hierarchy, printed ---
@@ -62,7 +63,7 @@ grep -q 'kernel text on node 3' <<<"$out" || fail "text_node not printed"
 
 # --- paper-table on it ---
 sets=(--set measure.calls=30 --set measure.warmup_calls=2 --set "scenario.platforms=$tmp/c.xml")
-run run -q -o "$tmp/pt.csv" "${sets[@]}" "$src/scenarios/paper-table.ini"
+run run -q -o "$tmp/pt.csv" "${sets[@]}" --set measure.cold_flush=all "$src/scenarios/paper-table.ini"
 [ "$rc" -eq 0 ] || die "run on the cache platform exited $rc: $err"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     function v(k) { return $(c[k]) }
@@ -78,6 +79,14 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
       if (v("cache") == "warm" && v("code_misses") > 0.5) print id ": warm calls miss their code (" v("code_misses") ")" }' \
     "$tmp/pt.csv" >"$tmp/bad-rows"
 [ ! -s "$tmp/bad-rows" ] || fail "paper-table on the cache platform: $(cat "$tmp/bad-rows")"
+
+# the default cold flush empties the data only: the code stays cached
+run run -q -o "$tmp/data.csv" "${sets[@]}" --set scenario.cache=cold "$src/scenarios/paper-table.ini"
+[ "$rc" -eq 0 ] || die "run with cold_flush=data exited $rc: $err"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $(c["code_misses"]) > 0.5 { print $(c["strategy"]) ": " $(c["code_misses"]) " code misses" }' \
+    "$tmp/data.csv" >"$tmp/bad-rows"
+[ ! -s "$tmp/bad-rows" ] || fail "cold_flush=data refetched code: $(cat "$tmp/bad-rows")"
 
 # a tick footprint larger than the caches evicts the caller's lines between calls
 with "$tmp/f.xml" "${levels[@]}" "${code[@]}" tick_footprint_lines=30000

@@ -7,6 +7,12 @@
 # (2) Without a SLIT: one class within a package, one across. (3) The file
 # written for this host and for the synthetic one agree with hwloc's own view
 # (hwloc-calc): CPU count, node count, every CPU in its node. (4) User errors.
+# (5) Cache levels: a synthetic topology with an instruction cache, a fully
+# associative level, SMT pairs and a CCX-like L3 (tests/hwloc/ccx-caches.xml),
+# with and without a probe's chase rows; a package-wide L3 over two nodes with
+# unknown ways and a size to round; a level that breaks the rules. (6) Code
+# sizes of numasim's own functions, checked against nm -S (and readelf for the
+# static functions named by their file); a stripped numasim leaves them out.
 # Usage: from_host.sh NUMASIM_BINARY SOURCE_DIR
 set -u
 
@@ -116,6 +122,117 @@ compare host.xml
 run platform host.xml
 [ "$rc" -eq 0 ] || fail "numasim platform host.xml: exit $rc: $err"
 compare ts.xml --input "$topo"
+
+# --- (5) cache levels ---
+ccx=$src/tests/hwloc/ccx-caches.xml
+HWLOC_XMLFILE=$ccx run platform --from-host -o ccx.xml
+[ "$rc" -eq 0 ] || die "--from-host on $ccx: exit $rc: $err"
+for kv in l1i_bytes=32768 l1i_ways=256 l1i_scope=cpu l1d_bytes=32768 l1d_ways=8 l1d_scope=cpu \
+    l2_bytes=524288 l2_ways=8 l2_scope=cpu l3_bytes=8388608 l3_ways=16 l3_scope=cpu text_node=0 \
+    l1d_cycles=5 l2_cycles=19 l3_cycles=108; do
+    [ "$(prop ccx.xml "${kv%=*}")" = "${kv#*=}" ] || fail "ccx: ${kv%=*} = $(prop ccx.xml "${kv%=*}"), want ${kv#*=}"
+done
+grep -q 'fully associative' ccx.xml || fail "ccx: no origin for the fully associative L1i"
+grep -q 'shared by 4 of the node.s 8 CPUs' ccx.xml || fail "ccx: the CCX share is not explained"
+grep -q 'SMT siblings' ccx.xml || fail "ccx: the SMT pair is not explained"
+grep -q 'prop id="package"' ccx.xml && fail "ccx: package props without a package-wide level"
+run platform ccx.xml
+[ "$rc" -eq 0 ] || fail "numasim platform ccx.xml: exit $rc: $err"
+# every prop of the zone has its origin comment just above it
+origins() {
+    awk '/^    <prop id=/ && $0 !~ /"tunable"/ && prev !~ /-->$/ { print "no origin: " $0; bad = 1 }
+         { prev = $0 } END { exit bad }' "$1"
+}
+origins ccx.xml || fail "ccx.xml: a value without an origin comment"
+origins ts.xml || fail "ts.xml: a value without an origin comment"
+# hit latencies from the chase rows of a probe: the median of each plateau
+{
+    echo "probe,platform,from_cpu,to_cpu,from_node,to_node,median_cycles,p10_cycles,p90_cycles,reps"
+    for kv in 1024=4 2048=4 4096=5 8192=5 16384=6 32768=9 65536=14 131072=16 262144=17 \
+        524288=20 1048576=44 2097152=48 4194304=60 8388608=120 16777216=200 33554432=300; do
+        echo "chase_${kv%=*},x,0,0,0,0,${kv#*=},${kv#*=},${kv#*=},9"
+    done
+} >chase.csv
+HWLOC_XMLFILE=$ccx run platform --from-host --probe chase.csv -o ccxp.xml
+[ "$rc" -eq 0 ] || fail "--probe chase.csv: exit $rc: $err"
+# l1d (32 KiB): rows up to 16 KiB, median 5; l2 (above 32 KiB): 64-128 KiB,
+# (14 + 16) / 2; l3 (above 512 KiB): 1-2 MiB, (44 + 48) / 2
+for kv in l1d_cycles=5 l2_cycles=15 l3_cycles=46 l1i_cycles=1; do
+    [ "$(prop ccxp.xml "${kv%=*}")" = "${kv#*=}" ] || fail "chase: ${kv%=*} = $(prop ccxp.xml "${kv%=*}"), want ${kv#*=}"
+done
+grep -q 'median of 2 same-node chase rows with a working set of 1.04858e+06 to 2.09715e+06' ccxp.xml ||
+    fail "chase: no origin of l3_cycles"
+# a package-wide L3 over two nodes, ways unknown, a size to round down; and
+# an L2 smaller than L1D (left out, and the L3 below it)
+if command -v lstopo-no-graphics >/dev/null; then
+    lstopo-no-graphics -i "pack:1 l3:1(size=3000000) group:2 [numa] l2:2(size=262144) l1d:1(size=16384) core:1 pu:1" \
+        --of xml pkg.xml
+    HWLOC_XMLFILE=pkg.xml run platform --from-host -o pkg-plat.xml
+    [ "$rc" -eq 0 ] || fail "package L3: exit $rc: $err"
+    for kv in l3_scope=package l3_ways=16 l3_bytes=2999296 l2_ways=8 l2_scope=cpu; do
+        [ "$(prop pkg-plat.xml "${kv%=*}")" = "${kv#*=}" ] ||
+            fail "package L3: ${kv%=*} = $(prop pkg-plat.xml "${kv%=*}"), want ${kv#*=}"
+    done
+    grep -q 'rounded down' pkg-plat.xml && grep -q 'does not know the associativity' pkg-plat.xml ||
+        fail "package L3: rounding or default ways not explained"
+    [ "$(grep -c '<prop id="package" value="0"/></host>' pkg-plat.xml)" -eq 4 ] ||
+        fail "package L3: hosts without their package prop"
+    origins pkg-plat.xml || fail "pkg-plat.xml: a value without an origin comment"
+    lstopo-no-graphics -i "pack:1 [numa] l3:1(size=65536) l2:1(size=16384) l1d:2(size=32768) core:1 pu:1" \
+        --of xml small.xml
+    HWLOC_XMLFILE=small.xml run platform --from-host -o small-plat.xml
+    [ "$rc" -eq 0 ] || fail "small L2: exit $rc: $err"
+    [ "$(prop small-plat.xml l1d_bytes)" = 32768 ] && [ -z "$(prop small-plat.xml l2_bytes)" ] &&
+        [ -z "$(prop small-plat.xml l3_bytes)" ] || fail "small L2: l2 or l3 kept, or l1d lost"
+    [ "$(grep -c 'left out: it breaks the platform rules' small-plat.xml)" -eq 2 ] ||
+        fail "small L2: the levels left out are not explained"
+fi
+
+# --- (6) code sizes: numasim's own functions, as nm -S sees them ---
+# size of FN (or FILE.c:FN, a static function of that file) in $numasim,
+# clones and parts (FN.cold, FN.isra.0) included
+sym_size() {
+    case $1 in
+    *:*) readelf -sW "$numasim" | awk -v f="${1%%:*}" -v fn="${1#*:}" '
+            $4 == "FILE" { file = $8; next }
+            $4 == "FUNC" && $5 == "LOCAL" && file == f && ($8 == fn || index($8, fn ".") == 1) { s += $3 }
+            END { print s + 0 }' ;;
+    *) nm -S -t d "$numasim" | awk -v fn="$1" 'NF == 4 && $3 ~ /^[tTwW]$/ && ($4 == fn || index($4, fn ".") == 1) {
+            s += $2 } END { print s + 0 }' ;;
+    esac
+}
+units="tick run_timers mod_timer del_timer try_to_del_timer_sync del_timer_sync_scan
+    del_timer_sync_last_running del_singleshot_timer_sync del_timer_sync_naive
+    del_timer_sync_shortcut del_timer_sync_base_tracking"
+if command -v nm >/dev/null && command -v readelf >/dev/null; then
+    for u in $units; do
+        v=$(prop ccx.xml "code_${u}_bytes")
+        [ -n "$v" ] && [ "$v" -gt 0 ] || { fail "code_${u}_bytes: '$v'"; continue; }
+        fns=$(grep -B1 "<prop id=\"code_${u}_bytes\"" ccx.xml | sed -n 's/.*numasim binary: \([^ ]*\) (nm -S).*/\1/p')
+        [ -n "$fns" ] || { fail "code_${u}_bytes: no function list in its comment"; continue; }
+        want=0
+        for fn in ${fns//+/ }; do
+            s=$(sym_size "$fn")
+            [ "$s" -gt 0 ] || fail "code_${u}_bytes: $fn has no size in nm/readelf"
+            want=$((want + s))
+        done
+        [ "$v" -eq "$want" ] || fail "code_${u}_bytes = $v, nm -S gives $want ($fns)"
+    done
+    # the scan's unit is its own body: del_timer is not in it
+    grep -B1 '"code_del_timer_sync_scan_bytes"' ccx.xml | grep -q 'del_timer+' &&
+        fail "del_timer counted in the scan's unit"
+    # a stripped numasim: no code sizes, said so, still a valid file
+    strip -o numasim-stripped "$numasim"
+    HWLOC_XMLFILE=$ccx ./numasim-stripped platform --from-host -o stripped.xml 2>stripped.err
+    src_rc=$?
+    [ "$src_rc" -eq 0 ] || fail "stripped numasim: exit $src_rc: $(cat stripped.err)"
+    grep -q 'code_' stripped.xml && fail "stripped numasim wrote code sizes"
+    grep -q 'code sizes left out (no code fetched): .*no symbol table' stripped.xml ||
+        fail "stripped numasim: no comment on the missing code sizes"
+    [ "$(prop stripped.xml l1d_bytes)" = 32768 ] || fail "stripped numasim: no cache levels"
+else
+    fail "nm or readelf missing (package binutils, from build-essential in scripts/setup)"
+fi
 
 # --- (4) errors: one line, exit 2, no file ---
 echo "probe,x" >badprobe.csv

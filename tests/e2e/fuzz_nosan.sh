@@ -32,7 +32,7 @@ fi
 echo "== building the fuzzers in $bdir"
 if ! CC=clang cmake -S "$src" -B "$bdir" -DNUMASIM_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug \
     >"$tmp/build.log" 2>&1 ||
-    ! cmake --build "$bdir" --target fuzz_scenario fuzz_platform -j"$(nproc)" \
+    ! cmake --build "$bdir" --target fuzz_scenario fuzz_platform fuzz_litmus -j"$(nproc)" \
         >>"$tmp/build.log" 2>&1; then
     tail -30 "$tmp/build.log" >&2
     die "the fuzzers do not build"
@@ -42,7 +42,7 @@ fi
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-for t in scenario platform; do
+for t in scenario platform litmus; do
     bin=$bdir/fuzz/fuzz_$t
     mkdir -p "$tmp/$t/corpus" "$tmp/$t/art"
     cp "$src/fuzz/corpus/$t/"* "$tmp/$t/corpus/"
@@ -73,5 +73,5 @@ for t in scenario platform; do
     echo "ok: fuzz_$t: ${secs}s, ${execs:-?} executions, $cov, no crash"
 done
 
-echo "fuzz: $((2 - fails)) passed, $fails failed"
+echo "fuzz: $((3 - fails)) passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -70,6 +70,13 @@ cmp -s "$out_file" "$tmp/fat32.csv" || {
 run platform "$tmp/fat32.xml"
 grep -q '^platform fat32 .*: 32 CPUs in 16 NUMA nodes' "$out_file" ||
     fail "fat32 text output: $(head -1 "$out_file")"
+# the zone's props (memory model, cache levels, code sizes) and their source
+# comments are numa32's, line for line
+zone_props() { awk '/<prop id="tunable"/ { print; exit } on && !/<!-- 1.5 GHz/ { print } /<zone id=/ { on = 1 }' "$1"; }
+diff <(zone_props "$src/platforms/numa32.xml") <(zone_props "$tmp/fat32.xml") >"$tmp/props.diff" ||
+    fail "fat32's zone props differ from numa32's: $(head -3 "$tmp/props.diff")"
+[ "$(prop "$tmp/fat32.xml" l3_bytes)" = 6291456 ] && [ "$(prop "$tmp/fat32.xml" code_mod_timer_bytes)" -gt 0 ] ||
+    fail "fat32 has no cache levels or code sizes"
 
 # --- fat64: 32 nodes, the tree's latencies, growing with the routers crossed ---
 gen_matrix 64

@@ -14,7 +14,7 @@ run run --native -q --set measure.calls=40 --set measure.warmup_calls=2 \
     -o "$tmp/pt.csv" "$src/scenarios/paper-table.ini"
 [ "$rc" -eq 0 ] || fail "native paper-table: exit $rc: $err"
 [ "$(wc -l < "$tmp/pt.csv")" -eq 11 ] || fail "native paper-table: $(wc -l < "$tmp/pt.csv") lines, expected 11"
-run run -q --set measure.calls=2 --set measure.warmup_calls=0 --set scenario.platforms=../platforms/smp4.xml \
+run run -q --set measure.calls=2 --set measure.warmup_calls=0 --set scenario.platforms="$src/platforms/smp4.xml" \
     -o "$tmp/sim.csv" "$src/scenarios/paper-table.ini"
 head -1 "$tmp/pt.csv" | cmp -s - <(head -1 "$tmp/sim.csv") ||
     fail "native CSV header differs from the simulated one"

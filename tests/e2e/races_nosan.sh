@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The race scenarios show each known fault (README, "Results: the races"),
+# The race scenarios show each known fault (docs/races.md),
 # and the correct strategies show none.
 # Not run in the sanitizer build: these are long simulations.
 set -u

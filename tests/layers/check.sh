@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The layering of sim/ holds: a higher layer's header does not compile in a
-# lower one, and only the machine implementations use SimGrid and hwloc.
+# lower one, and only the machine implementations use SimGrid, hwloc and
+# libelf (machine/native: the code sizes of numasim's own binary).
 #   bash check.sh BUILD_DIR SOURCE_DIR CASE...   (CASE: kind:name:library:header)
 set -u
 build=$1 src=$2
@@ -43,22 +44,25 @@ only() { # PATTERN ALLOWED_DIR...
 only 'simgrid/' machine/simgrid
 only 'xbt/' machine/simgrid
 only 'hwloc' machine/native
+only 'libelf\.h' machine/native
+only 'gelf\.h' machine/native
 only 'pthread' machine/native
 only 'libxml/' machine
 only 'ini\.h' study
-# README's module table and the folders say the same thing: every entry
-# names something that exists, and every source file has an entry.
+# The module table of docs/developers.md ("The layers") and the folders say
+# the same thing: every entry names something that exists, and every source
+# file has an entry.
 table=$(awk '/^\| folder \| module \| role \|/ { on = 1; next }
              on && !/^\|/ { exit }
-             on && !/^\|---/ { print }' "$src/README.md")
-[ -n "$table" ] || bad "README.md has no '| folder | module | role |' table"
+             on && !/^\|---/ { print }' "$src/docs/developers.md")
+[ -n "$table" ] || bad "docs/developers.md has no '| folder | module | role |' table"
 covered=$(mktemp)
 trap 'rm -f "$covered"' EXIT
 folder=
 while IFS='|' read -r _ f m _; do
     f=$(tr -d ' `' <<<"$f")
     [ -n "$f" ] && folder=${f%/}
-    [ -d "$src/sim/$folder" ] || bad "README's module table names sim/$folder/, which does not exist"
+    [ -d "$src/sim/$folder" ] || bad "the module table of docs/developers.md names sim/$folder/, which does not exist"
     for name in $(grep -oE '`[^`]+`' <<<"$m" | tr -d '`' | tr -d ','); do
         n=0
         for path in "$src/sim/$folder"/$name; do
@@ -70,11 +74,11 @@ while IFS='|' read -r _ f m _; do
                 echo "$path" >>"$covered"
             fi
         done
-        [ $n -gt 0 ] || bad "README's module table names sim/$folder/$name, which does not exist"
+        [ $n -gt 0 ] || bad "the module table of docs/developers.md names sim/$folder/$name, which does not exist"
     done
 done <<<"$table"
 while IFS= read -r c; do
-    grep -qxF "$c" "$covered" || bad "${c#$src/} has no entry in README's module table"
+    grep -qxF "$c" "$covered" || bad "${c#$src/} has no entry in the module table of docs/developers.md"
 done < <(find "$src/sim" -name '*.c' | sort)
 
 [ $fail -eq 0 ] && echo "layers: all checks passed"

@@ -84,6 +84,13 @@ tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running, uin
 void tcore_destroy(tcore_t *tc);
 
 void tcore_set_observer(tcore_t *tc, tcore_observer_t fn, void *ctx);
+/* Barriers of the 2.6.6 code that can be left out, to show what each is
+ * for (on a weak platform): the run loop's smp_wmb between running_timer
+ * and timer->base = NULL, del_timer's smp_wmb before timer->base = NULL,
+ * and the smp_rmb after the scan (last_running's after its wait). */
+enum { TBAR_RUN_WMB = 1, TBAR_DEL_WMB = 2, TBAR_SCAN_RMB = 4 };
+void tcore_omit_barriers(tcore_t *tc, unsigned mask);
+int tcore_omits(const tcore_t *tc, unsigned barrier);
 timer_design_t tcore_design(const tcore_t *tc);
 machine_t *tcore_machine(tcore_t *tc);
 maddr_t tcore_base(const tcore_t *tc, int cpu);

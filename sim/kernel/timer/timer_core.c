@@ -138,6 +138,16 @@ void tcore_set_observer(tcore_t *tc, tcore_observer_t fn, void *ctx)
     tc->obs_ctx = ctx;
 }
 
+void tcore_omit_barriers(tcore_t *tc, unsigned mask)
+{
+    tc->omit = mask;
+}
+
+int tcore_omits(const tcore_t *tc, unsigned barrier)
+{
+    return (tc->omit & barrier) != 0;
+}
+
 timer_design_t tcore_design(const tcore_t *tc)
 {
     return tc->design;

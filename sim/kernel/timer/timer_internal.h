@@ -16,6 +16,7 @@ struct tcore {
     machine_t *m;
     timer_design_t design;
     int last_running;
+    unsigned omit; /* TBAR_* left out */
     int ncpus;
     int timekeeper;
     maddr_t *base;  /* [ncpus] */

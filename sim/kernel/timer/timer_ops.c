@@ -91,7 +91,8 @@ static int del_classic(cpu_t *c, tcore_t *tc, maddr_t t)
         tlock_irq(c, b + BASE_LOCK);
         if (cpu_read(c, t + TIMER_BASE) == b) {
             unlink_classic(c, t);
-            cpu_wmb(c); /* the unlink is visible before base goes NULL */
+            if (!(tc->omit & TBAR_DEL_WMB))
+                cpu_wmb(c); /* the unlink is visible before base goes NULL */
             cpu_write(c, t + TIMER_BASE, 0);
             tunlock_irq(c, b + BASE_LOCK);
             return 1;

@@ -157,7 +157,8 @@ void wheel_run(cpu_t *c, tcore_t *tc, maddr_t base)
                 cpu_write(c, t, LIST_POISON1);
                 cpu_write(c, t + 8, LIST_POISON2);
                 cpu_write(c, base + BASE_RUNNING_TIMER, t);
-                cpu_wmb(c); /* running_timer is visible before base goes NULL */
+                if (!(tc->omit & TBAR_RUN_WMB))
+                    cpu_wmb(c); /* running_timer is visible before base goes NULL */
                 cpu_write(c, t + TIMER_BASE, 0);
                 if (tc->last_running)
                     cpu_write(c, t + TIMER_LAST_RUNNING, base);

@@ -1,16 +1,33 @@
-/* host_topo: what a platform file needs of this host, read through hwloc.
+/* host_topo: what a platform file needs of this host, read through hwloc,
+ * and the sizes of functions in an ELF file (libelf).
  *
  * hwloc 2.x: NUMA nodes are memory children, so a PU's node is found by
  * testing the node cpusets, and its package through the PU's ancestors. The
  * topology is released before host_topo_read() returns.
+ *
+ * Caches: instruction caches are filtered out by hwloc unless asked for, so
+ * they are kept before the load. Each level is described by the instance
+ * that holds the first PU (a platform file gives one size per level); its
+ * cpuset says who shares it, matched against the model's scopes from the
+ * narrowest up: a PU or one core's PUs (cpu), the PU's NUMA node (node), its
+ * package (package). What the writer does with a cache that matches no scope
+ * exactly (an AMD CCX's L3 inside a node) is hostplat's business.
+ *
+ * Symbols: .symtab lists a source file's local symbols after its STT_FILE
+ * symbol, which is how "file.c:fn" finds a static function whose name other
+ * files also use. A stripped binary has no .symtab: an error, not zeros.
  */
 #include "host_topo.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <hwloc.h>
+#include <libelf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void *xcalloc(size_t n, size_t s)
 {
@@ -67,6 +84,48 @@ static int read_line_size(hwloc_topology_t topo)
     return 0;
 }
 
+static const hwloc_obj_type_t kLevelType[HOST_NLEVELS] = {HWLOC_OBJ_L1ICACHE, HWLOC_OBJ_L1CACHE,
+                                                          HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE};
+
+/* Fills c from the instance of level type ty holding pu. node_set is the
+ * cpuset of pu's NUMA node (the whole machine without NUMA information). */
+static void read_cache(hwloc_topology_t topo, hwloc_obj_type_t ty, hwloc_obj_t pu,
+                       hwloc_const_cpuset_t node_set, host_cache_t *c)
+{
+    int n = hwloc_get_nbobjs_by_type(topo, ty);
+    hwloc_obj_t o = n > 0 ? hwloc_get_ancestor_obj_by_type(topo, ty, pu) : NULL;
+    if (!o || !o->attr || o->attr->cache.size == 0 || !o->cpuset)
+        return;
+    c->present = 1;
+    c->bytes = (unsigned long long)o->attr->cache.size;
+    c->linesize = (int)o->attr->cache.linesize;
+    c->associativity = o->attr->cache.associativity;
+    c->instances = n;
+    c->uniform = 1;
+    for (int i = 0; i < n; i++) {
+        hwloc_obj_t x = hwloc_get_obj_by_type(topo, ty, (unsigned)i);
+        if (x->attr->cache.size != o->attr->cache.size ||
+            x->attr->cache.associativity != o->attr->cache.associativity)
+            c->uniform = 0;
+    }
+    c->sharing = hwloc_bitmap_weight(o->cpuset);
+    hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu);
+    hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, pu);
+    if (c->sharing == 1 || (core && hwloc_bitmap_isincluded(o->cpuset, core->cpuset))) {
+        c->scope = HOST_SCOPE_CPU;
+        c->exact = c->sharing == 1 || hwloc_bitmap_isequal(o->cpuset, core->cpuset);
+        c->scope_pus = 1;
+    } else if (hwloc_bitmap_isincluded(o->cpuset, node_set)) {
+        c->scope = HOST_SCOPE_NODE;
+        c->exact = hwloc_bitmap_isequal(o->cpuset, node_set);
+        c->scope_pus = hwloc_bitmap_weight(node_set);
+    } else {
+        c->scope = HOST_SCOPE_PACKAGE;
+        c->exact = pkg && hwloc_bitmap_isequal(o->cpuset, pkg->cpuset);
+        c->scope_pus = pkg ? hwloc_bitmap_weight(pkg->cpuset) : c->sharing;
+    }
+}
+
 /* Fills t->dist from the "NUMALatency" matrix (or any latency matrix of the
  * nodes), when it covers every node kept. */
 static void read_slit(hwloc_topology_t topo, host_topo_t *t, hwloc_obj_t *nodes)
@@ -105,6 +164,7 @@ int host_topo_read(host_topo_t *t, err_t *e)
     if (hwloc_topology_init(&topo) < 0)
         return err_set(e, NULL, 0, "hwloc: cannot initialise a topology");
     hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
+    hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL);
     if (hwloc_topology_load(topo) < 0) {
         hwloc_topology_destroy(topo);
         const char *x = getenv("HWLOC_XMLFILE");
@@ -147,6 +207,7 @@ int host_topo_read(host_topo_t *t, err_t *e)
     t->ncpus = npu;
     t->cpu_os = xcalloc((size_t)npu, sizeof *t->cpu_os);
     t->cpu_node = xcalloc((size_t)npu, sizeof *t->cpu_node);
+    t->cpu_package = xcalloc((size_t)npu, sizeof *t->cpu_package);
     for (int i = 0; i < t->nnodes; i++)
         t->node_package[i] = -1;
     for (int i = 0; i < npu; i++) {
@@ -158,11 +219,18 @@ int host_topo_read(host_topo_t *t, err_t *e)
                 break;
             }
         hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_PACKAGE, pu);
+        t->cpu_package[i] = pkg ? (int)pkg->logical_index : -1;
         if (pkg && t->node_package[t->cpu_node[i]] < 0)
             t->node_package[t->cpu_node[i]] = (int)pkg->logical_index;
     }
     t->npackages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
     t->line_bytes = read_line_size(topo);
+    hwloc_obj_t pu0 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, 0);
+    hwloc_const_cpuset_t node_set = nodes[t->cpu_node[0]]
+                                        ? nodes[t->cpu_node[0]]->cpuset
+                                        : hwloc_topology_get_topology_cpuset(topo);
+    for (int l = 0; l < HOST_NLEVELS; l++)
+        read_cache(topo, kLevelType[l], pu0, node_set, &t->cache[l]);
     hwloc_obj_t pkg0 = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
     const char *model = pkg0 ? hwloc_obj_get_info_by_name(pkg0, "CPUModel") : NULL;
     snprintf(t->cpu_model, sizeof t->cpu_model, "%s", model ? model : "unknown CPU model");
@@ -179,8 +247,81 @@ void host_topo_free(host_topo_t *t)
 {
     free(t->cpu_os);
     free(t->cpu_node);
+    free(t->cpu_package);
     free(t->node_os);
     free(t->node_package);
     free(t->dist);
     memset(t, 0, sizeof *t);
+}
+
+/* --- function sizes from an ELF symbol table ------------------------------ */
+
+/* Does symbol name sym belong to function fn: fn itself, or one of the
+ * compiler's parts and clones of it, "fn.SUFFIX"? */
+static int same_function(const char *sym, const char *fn)
+{
+    size_t n = strlen(fn);
+    return strncmp(sym, fn, n) == 0 && (sym[n] == '\0' || sym[n] == '.');
+}
+
+int host_topo_symbol_sizes(const char *path, const char *const *names, int n,
+                           unsigned long long *sizes, err_t *e)
+{
+    for (int i = 0; i < n; i++)
+        sizes[i] = 0;
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return err_set(e, path, 0, "libelf: %s", elf_errmsg(-1));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return err_set(e, path, 0, "cannot open: %s", strerror(errno));
+    Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+    int rc = 0;
+    Elf_Scn *symtab = NULL;
+    GElf_Shdr sh;
+    if (!elf || elf_kind(elf) != ELF_K_ELF) {
+        rc = err_set(e, path, 0, "not an ELF file");
+    } else {
+        for (Elf_Scn *s = elf_nextscn(elf, NULL); s; s = elf_nextscn(elf, s))
+            if (gelf_getshdr(s, &sh) && sh.sh_type == SHT_SYMTAB) {
+                symtab = s;
+                break;
+            }
+        if (!symtab)
+            rc = err_set(e, path, 0, "no symbol table (a stripped binary?)");
+    }
+    Elf_Data *d = symtab ? elf_getdata(symtab, NULL) : NULL;
+    if (rc == 0 && (!d || sh.sh_entsize == 0))
+        rc = err_set(e, path, 0, "libelf cannot read the symbol table");
+    if (rc == 0) {
+        size_t count = sh.sh_size / sh.sh_entsize;
+        const char *file = ""; /* the STT_FILE in force: local symbols follow it */
+        for (size_t k = 0; k < count; k++) {
+            GElf_Sym sym;
+            if (!gelf_getsym(d, (int)k, &sym))
+                continue;
+            const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
+            if (!name)
+                continue;
+            if (GELF_ST_TYPE(sym.st_info) == STT_FILE) {
+                file = name;
+                continue;
+            }
+            if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0)
+                continue;
+            int local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+            for (int i = 0; i < n; i++) {
+                const char *colon = strchr(names[i], ':');
+                const char *fn = colon ? colon + 1 : names[i];
+                if (colon && (!local || strlen(file) != (size_t)(colon - names[i]) ||
+                              strncmp(file, names[i], (size_t)(colon - names[i])) != 0))
+                    continue;
+                if (same_function(name, fn))
+                    sizes[i] += sym.st_size;
+            }
+        }
+    }
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return rc;
 }

@@ -11,11 +11,12 @@
  * ever reused, so a freed timer keeps its bytes and a later write to it can
  * be counted: one byte per line says "freed".
  *
- * Accesses. cpu_read is an acquire load, cpu_write a release store, the
- * read-modify-writes sequentially consistent atomics (C11 __atomic). On x86
- * these compile to exactly what the kernel's plain loads, stores and
- * lock-prefixed instructions are. On weakly ordered processors (arm64)
- * acquire/release is stronger than the kernel's plain accesses.
+ * Accesses. Each access of cpu.h is the C11 __atomic of the same order:
+ * cpu_read/cpu_write relaxed (the kernel's READ_ONCE/WRITE_ONCE),
+ * cpu_read_acquire/cpu_write_release acquire/release, the read-modify-writes
+ * sequentially consistent unless an order is given. On x86 these compile to
+ * exactly what the kernel's plain loads, stores and lock-prefixed
+ * instructions are; on arm64 to ldr/str, ldar/stlr and ldaxr/stlxr loops.
  *
  * Time. cpu_now is the cycle counter (cycles.h) since the run started.
  * cpu_work(n) spins until n counter cycles have passed outside interrupt
@@ -211,7 +212,34 @@ static void count_freed(ncpu_t *c, maddr_t a)
         __atomic_fetch_add(&m->freed_writes, 1, __ATOMIC_RELAXED);
 }
 
+/* The C11 memory order of an access of cpu.h. */
+static int morder(cpu_order_t o)
+{
+    switch (o) {
+    case CPU_RELAXED:
+        return __ATOMIC_RELAXED;
+    case CPU_ACQUIRE:
+        return __ATOMIC_ACQUIRE;
+    case CPU_RELEASE:
+        return __ATOMIC_RELEASE;
+    default:
+        return __ATOMIC_SEQ_CST;
+    }
+}
+
+/* A failed compare-exchange only loads: it may not be a release. */
+static int morder_fail(cpu_order_t o)
+{
+    return o == CPU_RELEASE ? __ATOMIC_RELAXED : o == CPU_FULL ? __ATOMIC_SEQ_CST : morder(o);
+}
+
 static uint64_t n_read(cpu_t *cc, maddr_t a)
+{
+    ((ncpu_t *)cc)->accesses++;
+    return __atomic_load_n(word(a), __ATOMIC_RELAXED);
+}
+
+static uint64_t n_read_acquire(cpu_t *cc, maddr_t a)
 {
     ((ncpu_t *)cc)->accesses++;
     return __atomic_load_n(word(a), __ATOMIC_ACQUIRE);
@@ -222,31 +250,39 @@ static void n_write(cpu_t *cc, maddr_t a, uint64_t v)
     ncpu_t *c = (ncpu_t *)cc;
     c->accesses++;
     count_freed(c, a);
+    __atomic_store_n(word(a), v, __ATOMIC_RELAXED);
+}
+
+static void n_write_release(cpu_t *cc, maddr_t a, uint64_t v)
+{
+    ncpu_t *c = (ncpu_t *)cc;
+    c->accesses++;
+    count_freed(c, a);
     __atomic_store_n(word(a), v, __ATOMIC_RELEASE);
 }
 
-static uint64_t n_xchg(cpu_t *cc, maddr_t a, uint64_t v)
+static uint64_t n_xchg(cpu_t *cc, maddr_t a, uint64_t v, cpu_order_t o)
 {
     ncpu_t *c = (ncpu_t *)cc;
     c->accesses++;
     count_freed(c, a);
-    return __atomic_exchange_n(word(a), v, __ATOMIC_SEQ_CST);
+    return __atomic_exchange_n(word(a), v, morder(o));
 }
 
-static int n_cmpxchg(cpu_t *cc, maddr_t a, uint64_t old, uint64_t nv)
+static int n_cmpxchg(cpu_t *cc, maddr_t a, uint64_t old, uint64_t nv, cpu_order_t o)
 {
     ncpu_t *c = (ncpu_t *)cc;
     c->accesses++;
     count_freed(c, a);
-    return __atomic_compare_exchange_n(word(a), &old, nv, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return __atomic_compare_exchange_n(word(a), &old, nv, 0, morder(o), morder_fail(o));
 }
 
-static uint64_t n_fetch_add(cpu_t *cc, maddr_t a, uint64_t d)
+static uint64_t n_fetch_add(cpu_t *cc, maddr_t a, uint64_t d, cpu_order_t o)
 {
     ncpu_t *c = (ncpu_t *)cc;
     c->accesses++;
     count_freed(c, a);
-    return __atomic_fetch_add(word(a), d, __ATOMIC_SEQ_CST);
+    return __atomic_fetch_add(word(a), d, morder(o));
 }
 
 static void n_work(cpu_t *cc, uint64_t cycles)
@@ -287,8 +323,9 @@ static void n_idle_until(cpu_t *cc, uint64_t cycle)
 /* clflush evicts a line from every cache of the coherence domain, not only
  * the caller's: after a cold flush the other CPUs miss too. Only the bytes
  * the run allocated are flushed (all the timer core's objects). */
-static void n_flush_cache(cpu_t *cc)
+static void n_flush_cache(cpu_t *cc, int with_code)
 {
+    (void)with_code; /* the code is real: it stays where the hardware keeps it */
     nmachine_t *m = ((ncpu_t *)cc)->m;
     for (int k = 0; k < m->p->nnodes; k++) {
         uint8_t *s = m->arena + (size_t)k * ARENA_BYTES;
@@ -314,16 +351,25 @@ static void n_sync(cpu_t *cc)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-/* smp_mb is a full fence everywhere. smp_wmb/smp_rmb order plain accesses;
- * ours are already release stores and acquire loads, which on x86 (TSO) is
- * all they do, so there they compile to nothing, as in the kernel. */
+/* smp_mb is a full fence everywhere (mfence on x86). smp_wmb and smp_rmb
+ * are compiler barriers on x86, where TSO already keeps stores in order and
+ * loads in order, as in the kernel; elsewhere a release fence (store-store
+ * and load-store) and an acquire fence (load-load and load-store), which
+ * C11 offers as the nearest ones that are at least as strong. */
 static void n_barrier(cpu_t *cc, int kind)
 {
     (void)cc;
     if (kind == CPU_MB)
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#if defined(__x86_64__) || defined(__i386__)
     else
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
+#else
+    else if (kind == CPU_WMB)
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+    else
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
 }
 
 /* The host does not say what its accesses found: only the ticks are known
@@ -463,6 +509,8 @@ static void n_set_jitter(machine_t *mm, uint32_t max_cycles, unsigned long seed)
 static const machine_ops_t native_ops = {
     .name = "native",
     .read = n_read,
+    .read_acquire = n_read_acquire,
+    .write_release = n_write_release,
     .write = n_write,
     .xchg = n_xchg,
     .cmpxchg = n_cmpxchg,

@@ -46,12 +46,14 @@ enum { OP_PUSH, OP_POP, OP_PROBE, OP_MISS };
 /* State values and their colours ("r g b"); miss states last, in the order
  * of mem_kind_t from MEM_UPGRADE on. */
 static const char *const g_names[] = {
-    "del_timer_sync", "tick",    "run_timers", "timer_fn",    "background_op", "spin",
-    "probe",          "upgrade", "miss_local", "miss_remote", "c2c_node",      "c2c_remote",
+    "del_timer_sync", "tick",       "run_timers", "timer_fn",   "background_op",
+    "spin",           "probe",      "upgrade",    "miss_local", "miss_remote",
+    "c2c_node",       "c2c_remote", "code_fetch",
 };
 static const char *const g_colors[] = {
-    "0.8 0.3 0.8",    "0.2 0.7 0.2", "0.5 0.85 0.5", "0.6 0.6 0.2", "0.3 0.5 0.9", "1 0.85 0",
-    "0.75 0.75 0.75", "0 0.8 0.8",   "0.2 0.2 0.9",  "0.9 0.5 0",   "1 0.6 0.7",   "0.9 0 0",
+    "0.8 0.3 0.8", "0.2 0.7 0.2",    "0.5 0.85 0.5",  "0.6 0.6 0.2", "0.3 0.5 0.9",
+    "1 0.85 0",    "0.75 0.75 0.75", "0 0.8 0.8",     "0.2 0.2 0.9", "0.9 0.5 0",
+    "1 0.6 0.7",   "0.9 0 0",        "0.55 0.35 0.2",
 };
 #define NNAMES    ((int)(sizeof g_names / sizeof *g_names))
 #define NAME_MISS 7 /* g_names index of MEM_UPGRADE */
@@ -225,6 +227,14 @@ void paje_miss(paje_t *pj, int cpu, uint64_t t, mem_kind_t kind, uint32_t cost)
     if (kind < MEM_UPGRADE || kind >= MEM_NKINDS)
         return; /* hits are not shown */
     record(pj, cpu, t, OP_MISS, NAME_MISS + (int)(kind - MEM_UPGRADE), 0);
+    record(pj, cpu, t + cost, OP_POP, 0, 0);
+}
+
+void paje_code(paje_t *pj, int cpu, uint64_t t, uint32_t cost)
+{
+    if (!cost)
+        return; /* an l1i hit is inside the instructions' own cycles */
+    record(pj, cpu, t, OP_MISS, name_id("code_fetch"), 0);
     record(pj, cpu, t + cost, OP_POP, 0, 0);
 }
 

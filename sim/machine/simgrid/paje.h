@@ -4,15 +4,16 @@
  * Per CPU (a SimGrid host container), one state type "CPU" whose values
  * nest: del_timer_sync, tick, run_timers, timer_fn, background_op, spin,
  * probe, and each paid miss as a short state named by its kind
- * (upgrade, miss_local, miss_remote, c2c_node, c2c_remote). Two variables
+ * (upgrade, miss_local, miss_remote, c2c_node, c2c_remote, and code_fetch for
+ * a code line not in L1I). Two variables
  * per CPU: "misses" (paid misses since the window opened) and "probed_cpu"
  * (the CPU whose base the last probe read). Timestamps are exact cycles.
  *
  * The trace covers a window: from the start of the first measured call to
  * the end of the calls-th one. States open when the window opens are pushed
  * at its first cycle; states still open when it closes are popped at its
- * last. Only simulated.c and simulated_run.c call this module; the rest of numasim reaches it through
- * the SimGrid-free hooks of cpu.h.
+ * last. Only simulated.c and simulated_run.c call this module; the rest of numasim reaches it
+ * through the SimGrid-free hooks of cpu.h.
  */
 #ifndef NUMASIM_PAJE_H
 #define NUMASIM_PAJE_H
@@ -45,6 +46,8 @@ void paje_push(paje_t *pj, int cpu, uint64_t t, const char *name);
 void paje_pop(paje_t *pj, int cpu, uint64_t t);
 void paje_probe(paje_t *pj, int cpu, uint64_t t, int target);
 void paje_miss(paje_t *pj, int cpu, uint64_t t, mem_kind_t kind, uint32_t cost);
+/* A code fetch that cost cycles (a state "code_fetch" of that length). */
+void paje_code(paje_t *pj, int cpu, uint64_t t, uint32_t cost);
 /* The caller's del_timer_sync call: opens and closes the window. */
 void paje_call_begin(paje_t *pj, int cpu, uint64_t t, int measured);
 void paje_call_end(paje_t *pj, int cpu, uint64_t t);

@@ -180,6 +180,16 @@ static void wake_watchers(machine_t *m, cpu_t *w, uint64_t line, uint64_t start)
 /* --- steps --- */
 
 /* Pays one access that starts at c->now, and counts it by kind. */
+/* A data hit's level, for the anatomy (after mem_access). */
+static void count_level(cpu_t *c)
+{
+    if (c->m->levels) {
+        int lv = mem_last_level(c->m->mem);
+        if (lv >= CACHE_L1D)
+            c->an.hit_level[lv - CACHE_L1D]++;
+    }
+}
+
 static void pay(cpu_t *c, maddr_t a, mem_op_t op)
 {
     mem_kind_t kind;
@@ -189,11 +199,7 @@ static void pay(cpu_t *c, maddr_t a, mem_op_t op)
     uint32_t cost = mem_access(mem, c->id, a, op, &kind);
     c->an.n[kind]++;
     c->an.cycles[kind] += cost;
-    if (c->m->levels) {
-        int lv = mem_last_level(mem);
-        if (lv >= CACHE_L1D)
-            c->an.hit_level[lv - CACHE_L1D]++;
-    }
+    count_level(c);
     if (c->m->paje)
         paje_miss(c->m->paje, c->id, c->now, kind, cost);
     c->now += cost;
@@ -210,8 +216,133 @@ static void step(cpu_t *c, maddr_t a, mem_op_t op)
         wake_watchers(c->m, c, mem_line_of(c->m->mem, a), start);
 }
 
+static void sim_work(cpu_t *c, uint64_t cycles);
+
+/* --- memory ordering: the tso and weak models (order.c) ---
+ *
+ * Only when the platform's memory_model is not sc (m->order set): each
+ * access function above hands over here at its first line. A store pays
+ * its coherence transaction (mem_access) when issued, as on sc, but the CPU
+ * is charged a hit only; the store becomes visible cost cycles later
+ * (order.c). Fences and releases wait, as plain work, until the CPU's
+ * buffered stores are visible. */
+
+static void pay_hit(cpu_t *c)
+{
+    uint64_t cost = mem_spin_hit_cycles(c->m->mem); /* l1d's latency, or hit_cycles */
+    c->an.n[MEM_HIT]++;
+    if (c->m->levels)
+        c->an.hit_level[0]++;
+    c->an.cycles[MEM_HIT] += cost;
+    if (c->m->paje)
+        paje_miss(c->m->paje, c->id, c->now, MEM_HIT, (uint32_t)cost);
+    c->now += cost;
+}
+
+/* Waits until c's buffered stores (whole: all; else those to a's line) are
+ * visible. Ticks taken meanwhile may buffer more: they are waited for too. */
+static void ord_drain(cpu_t *c, maddr_t a, int whole)
+{
+    order_t *o = c->m->order;
+    for (;;) {
+        poll_irq(c);
+        uint64_t d = whole ? order_drained_at(o, c->id) : order_line_drained_at(o, c->id, a);
+        if (d <= c->now)
+            return;
+        sim_work(c, d - c->now);
+    }
+}
+
+static uint64_t ord_read(cpu_t *c, maddr_t a, int acquire)
+{
+    order_t *o = c->m->order;
+    poll_irq(c);
+    sync_step(c);
+    order_settle(o, c->now);
+    uint64_t v;
+    if (order_load(o, c->id, a, c->now, &v) == ORDER_FROM_MEM) {
+        v = mem_peek(c->m->mem, a);
+        pay(c, a, MEM_READ);
+    } else {
+        pay_hit(c);
+    }
+    c->m->accesses++;
+    if (acquire && order_model(o) == PLATFORM_WEAK)
+        order_process_queue(o, c->id, c->now); /* ld.acq: once performed */
+    return v;
+}
+
+static void ord_write(cpu_t *c, maddr_t a, uint64_t v, int release)
+{
+    machine_t *m = c->m;
+    int rel = release && order_model(m->order) == PLATFORM_WEAK;
+    if (rel)
+        ord_drain(c, a, 1); /* st.rel: every earlier store first */
+    poll_irq(c);
+    sync_step(c);
+    order_settle(m->order, c->now);
+    uint64_t start = c->now;
+    order_before_store(m->order, c->id, a, start);
+    mem_kind_t kind;
+    uint32_t cost = mem_access(m->mem, c->id, a, MEM_WRITE, &kind);
+    order_store(m->order, c->id, a, v, start, cost, rel);
+    uint64_t hit = mem_spin_hit_cycles(m->mem); /* into the store buffer */
+    c->an.n[kind]++;
+    count_level(c);
+    c->an.cycles[kind] += hit; /* the CPU goes on; the transaction runs */
+    if (m->paje)
+        paje_miss(m->paje, c->id, c->now, kind, (uint32_t)hit);
+    c->now += hit;
+    m->accesses++;
+    if (m->nwatch) /* spinners look again; they do not sleep while it is buffered */
+        wake_watchers(m, c, mem_line_of(m->mem, a), start);
+}
+
+/* The RMW itself happens in mem at its step, visible to all at once. On
+ * tso it is locked: the store buffer drains first. On weak, a full or
+ * release RMW waits for every earlier store, an acquire one only for those
+ * to its line (coherence). */
+static void ord_rmw(cpu_t *c, maddr_t a, cpu_order_t ord)
+{
+    order_t *o = c->m->order;
+    int whole = order_model(o) == PLATFORM_TSO || ord == CPU_FULL || ord == CPU_RELEASE;
+    ord_drain(c, a, whole);
+    sync_step(c);
+    order_settle(o, c->now);
+    order_before_store(o, c->id, a, c->now);
+    order_rmw(o, c->id, a, c->now);
+    uint64_t start = c->now;
+    pay(c, a, MEM_RMW);
+    c->m->accesses++;
+    if (c->m->nwatch)
+        wake_watchers(c->m, c, mem_line_of(c->m->mem, a), start);
+}
+
+static void ord_rmw_end(cpu_t *c, cpu_order_t ord)
+{
+    if (order_model(c->m->order) == PLATFORM_WEAK && (ord == CPU_FULL || ord == CPU_ACQUIRE))
+        order_process_queue(c->m->order, c->id, c->now);
+}
+
+/* tso: smp_mb is mfence (drains the store buffer), smp_wmb and smp_rmb
+ * order nothing TSO does not. weak: all three are mf, which drains the
+ * store buffer and processes the invalidate queue. */
+static void ord_fence(cpu_t *c, int kind)
+{
+    order_t *o = c->m->order;
+    if (order_model(o) == PLATFORM_TSO && kind != CPU_MB)
+        return;
+    ord_drain(c, 0, 1);
+    if (order_model(o) == PLATFORM_WEAK)
+        order_process_queue(o, c->id, c->now);
+}
+
+/* --- the access functions of the ops table --- */
+
 static uint64_t sim_read(cpu_t *c, maddr_t a)
 {
+    if (c->m->order)
+        return ord_read(c, a, 0);
     poll_irq(c);
     sync_step(c);
     uint64_t v = mem_peek(c->m->mem, a); /* the value at the access's start */
@@ -222,32 +353,66 @@ static uint64_t sim_read(cpu_t *c, maddr_t a)
 
 static void sim_write(cpu_t *c, maddr_t a, uint64_t v)
 {
+    if (c->m->order) {
+        ord_write(c, a, v, 0);
+        return;
+    }
     step(c, a, MEM_WRITE);
     mem_poke(c->m->mem, a, v);
 }
 
-static uint64_t sim_xchg(cpu_t *c, maddr_t a, uint64_t v)
+static uint64_t sim_read_acquire(cpu_t *c, maddr_t a)
 {
-    step(c, a, MEM_RMW);
+    if (c->m->order)
+        return ord_read(c, a, 1);
+    return sim_read(c, a);
+}
+
+static void sim_write_release(cpu_t *c, maddr_t a, uint64_t v)
+{
+    if (c->m->order)
+        ord_write(c, a, v, 1);
+    else
+        sim_write(c, a, v);
+}
+
+static uint64_t sim_xchg(cpu_t *c, maddr_t a, uint64_t v, cpu_order_t o)
+{
+    if (c->m->order)
+        ord_rmw(c, a, o);
+    else
+        step(c, a, MEM_RMW);
     uint64_t old = mem_peek(c->m->mem, a);
     mem_poke(c->m->mem, a, v);
+    if (c->m->order)
+        ord_rmw_end(c, o);
     return old;
 }
 
-static int sim_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv)
+static int sim_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv, cpu_order_t o)
 {
-    step(c, a, MEM_RMW);
-    if (mem_peek(c->m->mem, a) != old)
-        return 0;
-    mem_poke(c->m->mem, a, nv);
-    return 1;
+    if (c->m->order)
+        ord_rmw(c, a, o);
+    else
+        step(c, a, MEM_RMW);
+    int ok = mem_peek(c->m->mem, a) == old;
+    if (ok)
+        mem_poke(c->m->mem, a, nv);
+    if (c->m->order)
+        ord_rmw_end(c, o);
+    return ok;
 }
 
-static uint64_t sim_fetch_add(cpu_t *c, maddr_t a, uint64_t d)
+static uint64_t sim_fetch_add(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o)
 {
-    step(c, a, MEM_RMW);
+    if (c->m->order)
+        ord_rmw(c, a, o);
+    else
+        step(c, a, MEM_RMW);
     uint64_t old = mem_peek(c->m->mem, a);
     mem_poke(c->m->mem, a, old + d);
+    if (c->m->order)
+        ord_rmw_end(c, o);
     return old;
 }
 
@@ -271,6 +436,10 @@ static void sim_exec(cpu_t *c, int code)
     maddr_t a = m->code[code].addr;
     int line = m->p->line_bytes;
     for (uint64_t i = 0; i < m->code[code].lines; i++, a += (maddr_t)line) {
+        if (mem_fetch_code_private_hit(m->mem, c->id, a)) { /* free and private: no step */
+            c->an.code_lines++;
+            continue;
+        }
         poll_irq(c);
         sync_step(c);
         if (m->noise)
@@ -282,8 +451,8 @@ static void sim_exec(cpu_t *c, int code)
         c->an.code_misses += lv != CACHE_L1I && (lv >= 0 || kind != MEM_HIT);
         c->an.code_remote += kind == MEM_MISS_REMOTE || kind == MEM_C2C_REMOTE;
         c->an.code_cycles += cost;
-        if (m->paje && kind != MEM_HIT)
-            paje_miss(m->paje, c->id, c->now, kind, cost);
+        if (m->paje)
+            paje_code(m->paje, c->id, c->now, cost);
         c->now += cost;
     }
 }
@@ -302,6 +471,8 @@ static int sim_code(machine_t *m, const char *unit)
     snprintf(k->unit, sizeof k->unit, "%s", unit);
     k->lines = (bytes + (uint64_t)m->p->line_bytes - 1) / (uint64_t)m->p->line_bytes;
     k->addr = k->lines ? mem_alloc(m->mem, m->p->text_node, bytes) : 0;
+    if (k->lines)
+        mem_mark_code(m->mem, k->addr, bytes);
     return k->lines ? m->ncode++ : (m->ncode++, -1);
 }
 
@@ -366,6 +537,8 @@ static void fast_forward(cpu_t *c, maddr_t a)
         uint64_t k = (until - t0) / iter, relax = (uint64_t)(m->p->costs.relax_cycles + 0.5);
         m->batched += k;
         c->an.n[MEM_HIT] += k; /* the skipped iterations, as if they had run */
+        if (m->levels)
+            c->an.hit_level[0] += k; /* a spun line sits in l1d after its first read */
         c->an.cycles[MEM_HIT] += k * (iter - relax);
         c->an.relax_cycles += k * relax;
         c->now = until;
@@ -385,7 +558,7 @@ static uint64_t sim_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v)
         }
         sim_relax(c);
         if (!c->m->always_yield && c->m->spin_exact && mem_holds(c->m->mem, c->id, a) &&
-            !tick_due(c, c->now))
+            !tick_due(c, c->now) && (!c->m->order || order_line_quiet(c->m->order, c->id, a)))
             fast_forward(c, a);
     }
 }
@@ -401,8 +574,9 @@ static void sim_relax(cpu_t *c)
 /* All three barriers are one mf on IA-64: barrier_cycles of plain work. */
 static void sim_barrier(cpu_t *c, int kind)
 {
-    (void)kind;
     sim_work(c, (uint64_t)(c->m->p->costs.barrier_cycles + 0.5));
+    if (c->m->order)
+        ord_fence(c, kind);
 }
 
 /* Unlike cpu_work, a tick taken on the way does not push the end back. */
@@ -425,11 +599,15 @@ static void sim_idle_until(cpu_t *c, uint64_t cycle)
 static void sim_sync(cpu_t *c)
 {
     sync_step(c);
+    if (c->m->order) /* what is read next at no cost is as of now */
+        order_settle(c->m->order, c->now);
 }
 
-static void sim_flush_cache(cpu_t *c)
+static void sim_flush_cache(cpu_t *c, int with_code)
 {
-    mem_flush(c->m->mem, c->id);
+    if (c->m->order)
+        order_flush(c->m->order, c->id);
+    mem_flush(c->m->mem, c->id, with_code);
 }
 
 static void sim_irq_disable(cpu_t *c)
@@ -583,6 +761,8 @@ static void sim_release(machine_t *m, maddr_t a, size_t bytes)
 
 static uint64_t sim_peek(const machine_t *m, maddr_t a)
 {
+    if (m->order) /* the value once every buffered store is visible */
+        return order_peek(m->order, a);
     return mem_peek(m->mem, a);
 }
 
@@ -620,6 +800,8 @@ static void sim_progress(cpu_t *c)
 const machine_ops_t sim_ops = {
     .name = "simgrid",
     .read = sim_read,
+    .read_acquire = sim_read_acquire,
+    .write_release = sim_write_release,
     .write = sim_write,
     .xchg = sim_xchg,
     .cmpxchg = sim_cmpxchg,

@@ -5,6 +5,7 @@
 #define NUMASIM_SIMULATED_INTERNAL_H
 
 #include "machine_backend.h"
+#include "order.h"
 #include "paje.h"
 
 #include <simgrid/semaphore.h>
@@ -54,9 +55,10 @@ struct machine {
     int rc;
     uint64_t accesses, switches, batched;
     int nwatch;
-    int *watchers; /* CPUs in cpu_spin_while_eq's fast-forward */
-    paje_t *paje;  /* NULL unless a Paje trace is written */
-    int ended;     /* CPUs whose actor is done */
+    int *watchers;  /* CPUs in cpu_spin_while_eq's fast-forward */
+    paje_t *paje;   /* NULL unless a Paje trace is written */
+    int ended;      /* CPUs whose actor is done */
+    order_t *order; /* store buffers, invalidate queues; NULL on sc */
     /* the cache levels' mechanisms, when the platform has them */
     int levels;     /* mem_has_levels() */
     int noise;      /* a noise footprint: mem_footprint_time at every step */

@@ -54,6 +54,8 @@ static void boot_main(int argc, char **argv)
     m->levels = mem_has_levels(m->mem);
     m->noise = m->levels && m->p->footprint.noise_per_mcycle > 0;
     m->spin_exact = mem_spin_exact(m->mem);
+    if (m->p->memory_model != PLATFORM_SC)
+        m->order = order_create(m->p, m->mem);
     if (m->hooks && m->hooks->setup)
         m->hooks->setup(m, m->hooks->arg);
     for (int i = 0; i < m->n; i++) {
@@ -111,6 +113,15 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     sg_actor_start(boot, boot_main, 0, NULL);
     simgrid_run();
     int rc = m->rc;
+    if (m->order) { /* every store reaches memory before finish() looks */
+        order_settle(m->order, UINT64_MAX);
+        if (getenv("NUMASIM_ORDER_DEBUG")) {
+            uint64_t st, fw, sl;
+            order_counts(m->order, &st, &fw, &sl);
+            fprintf(stderr, "order: %llu stores, %llu forwarded, %llu stale loads\n",
+                    (unsigned long long)st, (unsigned long long)fw, (unsigned long long)sl);
+        }
+    }
     if (rc == 0 && m->hooks && m->hooks->finish)
         m->hooks->finish(m, m->hooks->arg);
     for (int i = 0; i < m->n; i++) {
@@ -119,6 +130,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     }
     free(m->watchers);
     paje_destroy(m->paje);
+    order_destroy(m->order);
     mem_destroy(m->mem);
     free(m->code);
     free(m->cpus);

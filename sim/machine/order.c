@@ -1,0 +1,472 @@
+/* order: store buffers and invalidate queues. Theory of operation.
+ *
+ * On sc (no order_t) a store is visible to every CPU the moment it is
+ * issued and the issuing CPU pays its whole coherence transaction. Here a
+ * store goes into its CPU's store buffer instead: the CPU goes on, and the
+ * store becomes visible (reaches mem, the coherent memory) when its
+ * transaction completes, cost cycles after it was issued, cost being what
+ * mem_access charged for it. Until then:
+ *   - its own CPU's loads of that word take it from the buffer (forwarding:
+ *     a CPU sees its own accesses in program order);
+ *   - the other CPUs read the old value from mem.
+ *
+ * tso (x86-TSO, Owens, Sarkar and Sewell 2009): the buffer is FIFO. A store
+ * becomes visible no earlier than the one before it, so stores are seen in
+ * program order by everybody, and only a load may pass an earlier store
+ * (SB, R). There is no invalidate queue.
+ *
+ * weak (Itanium-like, after McKenney 2010, "Memory Barriers: a Hardware
+ * View for Software Hackers"):
+ *   - the buffer is not FIFO: a store becomes visible when its own
+ *     transaction completes, so a store that hits an owned line passes an
+ *     older store that misses (MP, 2+2W, S). Stores to one line stay in
+ *     order (coherence);
+ *   - every CPU has an invalidate queue. A CPU that held the line of a
+ *     store when it was issued receives the invalidation after the one-way
+ *     route latency (half the platform's round trip), acknowledges it at
+ *     once and applies it inval_queue_cycles later, in arrival order. If
+ *     that is after the store became visible, the CPU reads its stale copy
+ *     (a hit, the line as it was) until then (MP with a fence on the writer
+ *     only, WRC, IRIW);
+ *   - processing the queue (mf, an acquire load once performed, an
+ *     acquire or full RMW) applies every invalidation that has arrived;
+ *   - a release store waits for every earlier store (the caller waits for
+ *     order_drained_at) and, when visible, is visible to all CPUs at once:
+ *     every queued invalidation of its line is applied. An RMW reads and
+ *     writes mem at once (so RMWs of one word are atomic and in one total
+ *     order), but its invalidation is queued like a store's: a CPU that
+ *     held the line may read its stale copy a while longer.
+ * Loads are performed in program order, at their cycle: LB never shows
+ * (it is allowed by both models, never required).
+ *
+ * Laziness. The scheduler runs accesses in (cycle, CPU id) order, so a
+ * buffered store need not be applied when it completes: order_settle(t),
+ * before every access at cycle t, applies those that completed at or before
+ * t, in the order of completion (ties: the order they were issued). They
+ * wait in a min-heap: O(log n) per store, O(1) per access while none is due.
+ *
+ * The buffers are unbounded: a store never waits for room (a documented
+ * simplification; stores are rare between the barriers of the timer code).
+ */
+#include "order.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    maddr_t a;
+    uint64_t line, v, issue, vis, seq;
+    int cpu, release;
+} sbe_t; /* a buffered store */
+
+typedef struct {
+    uint64_t line, apply_at;
+    int n;
+    maddr_t *addr; /* the words changed since the copy went stale */
+    uint64_t *val; /* their values in the stale copy */
+} iqe_t;           /* a queued invalidation: a stale copy of a line */
+
+typedef struct {
+    int *sb; /* ids of this CPU's buffered stores */
+    int nsb, capsb;
+    iqe_t *iq;
+    int niq, capiq;
+    uint64_t last_vis;   /* tso: when the newest buffered store is visible */
+    uint64_t flushed_at; /* last processing of the whole queue */
+    uint64_t iq_last;    /* when the newest queued invalidation applies */
+} ocpu_t;
+
+struct order {
+    platform_model_t model;
+    const platform_t *p;
+    mem_t *mem;
+    int ncpus, hw, wpl;
+    uint64_t q; /* inval_queue_cycles */
+    sbe_t *pool;
+    uint64_t *holders; /* [id * hw]: CPUs holding the line when it was issued */
+    int cap, *freel, nfree, used;
+    int *heap, nheap;  /* ids by (vis, seq) */
+    uint64_t *scratch; /* holders noted by order_before_store */
+    ocpu_t *cpus;
+    uint64_t seq;
+    uint64_t nstores, nfwd, nstale;
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+order_t *order_create(const platform_t *p, mem_t *mem)
+{
+    order_t *o = calloc(1, sizeof *o);
+    if (!o)
+        abort();
+    o->model = p->memory_model;
+    o->p = p;
+    o->mem = mem;
+    o->ncpus = p->ncpus;
+    o->hw = (p->ncpus + 63) / 64;
+    o->wpl = p->line_bytes / 8;
+    o->q = (uint64_t)(p->costs.inval_queue_cycles + 0.5);
+    o->scratch = calloc((size_t)o->hw, sizeof *o->scratch);
+    o->cpus = calloc((size_t)o->ncpus, sizeof *o->cpus);
+    if (!o->scratch || !o->cpus)
+        abort();
+    return o;
+}
+
+void order_destroy(order_t *o)
+{
+    if (!o)
+        return;
+    for (int i = 0; i < o->ncpus; i++) {
+        ocpu_t *c = &o->cpus[i];
+        for (int k = 0; k < c->capiq; k++) {
+            free(c->iq[k].addr);
+            free(c->iq[k].val);
+        }
+        free(c->iq);
+        free(c->sb);
+    }
+    free(o->cpus);
+    free(o->pool);
+    free(o->holders);
+    free(o->freel);
+    free(o->heap);
+    free(o->scratch);
+    free(o);
+}
+
+platform_model_t order_model(const order_t *o)
+{
+    return o->model;
+}
+
+static uint64_t line_of(const order_t *o, maddr_t a)
+{
+    return mem_line_of(o->mem, a);
+}
+
+/* --- the heap of buffered stores, by (vis, seq) --- */
+
+static int before(const order_t *o, int x, int y)
+{
+    const sbe_t *a = &o->pool[x], *b = &o->pool[y];
+    return a->vis < b->vis || (a->vis == b->vis && a->seq < b->seq);
+}
+
+static void heap_push(order_t *o, int id)
+{
+    int i = o->nheap++;
+    o->heap[i] = id;
+    while (i > 0 && before(o, id, o->heap[(i - 1) / 2])) {
+        o->heap[i] = o->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    o->heap[i] = id;
+}
+
+static int heap_pop(order_t *o)
+{
+    int top = o->heap[0], last = o->heap[--o->nheap], i = 0;
+    for (;;) {
+        int l = 2 * i + 1, s = l;
+        if (l >= o->nheap)
+            break;
+        if (l + 1 < o->nheap && before(o, o->heap[l + 1], o->heap[l]))
+            s = l + 1;
+        if (!before(o, o->heap[s], last))
+            break;
+        o->heap[i] = o->heap[s];
+        i = s;
+    }
+    if (o->nheap)
+        o->heap[i] = last;
+    return top;
+}
+
+static int new_entry(order_t *o)
+{
+    if (o->nfree)
+        return o->freel[--o->nfree];
+    if (o->used == o->cap) {
+        o->cap = o->cap ? 2 * o->cap : 64;
+        o->pool = xrealloc(o->pool, sizeof *o->pool * (size_t)o->cap);
+        o->holders = xrealloc(o->holders, sizeof *o->holders * (size_t)o->cap * (size_t)o->hw);
+        o->freel = xrealloc(o->freel, sizeof *o->freel * (size_t)o->cap);
+        o->heap = xrealloc(o->heap, sizeof *o->heap * (size_t)o->cap);
+    }
+    return o->used++;
+}
+
+/* --- invalidate queues --- */
+
+static iqe_t *iq_find(ocpu_t *c, uint64_t line)
+{
+    for (int k = 0; k < c->niq; k++)
+        if (c->iq[k].line == line)
+            return &c->iq[k];
+    return NULL;
+}
+
+static void iq_drop(ocpu_t *c, iqe_t *e)
+{
+    iqe_t tmp = *e;
+    *e = c->iq[--c->niq];
+    c->iq[c->niq] = tmp; /* keep its arrays for reuse */
+}
+
+static iqe_t *iq_add(order_t *o, ocpu_t *c, uint64_t line, uint64_t apply_at)
+{
+    if (c->niq == c->capiq) {
+        int cap = c->capiq ? 2 * c->capiq : 8;
+        c->iq = xrealloc(c->iq, sizeof *c->iq * (size_t)cap);
+        for (int k = c->capiq; k < cap; k++) {
+            c->iq[k].addr = xrealloc(NULL, sizeof(maddr_t) * (size_t)o->wpl);
+            c->iq[k].val = xrealloc(NULL, sizeof(uint64_t) * (size_t)o->wpl);
+        }
+        c->capiq = cap;
+    }
+    iqe_t *e = &c->iq[c->niq++];
+    e->line = line;
+    e->apply_at = apply_at;
+    e->n = 0;
+    return e;
+}
+
+/* The stale copy keeps the value a word had when the copy went stale. */
+static void iq_keep(iqe_t *e, maddr_t a, uint64_t old)
+{
+    for (int k = 0; k < e->n; k++)
+        if (e->addr[k] == a)
+            return;
+    e->addr[e->n] = a;
+    e->val[e->n++] = old;
+}
+
+static void drop_line_everywhere(order_t *o, uint64_t line)
+{
+    for (int r = 0; r < o->ncpus; r++) {
+        iqe_t *e = iq_find(&o->cpus[r], line);
+        if (e)
+            iq_drop(&o->cpus[r], e);
+    }
+}
+
+/* Store e reaches mem at e->vis: the CPUs that held its line and have not
+ * processed the invalidation by then keep a stale copy. */
+static void queue_invalidations(order_t *o, const sbe_t *e, const uint64_t *h, uint64_t old)
+{
+    int wn = o->p->cpu_node[e->cpu];
+    for (int r = 0; r < o->ncpus; r++) {
+        if (r == e->cpu)
+            continue;
+        ocpu_t *c = &o->cpus[r];
+        iqe_t *q = iq_find(c, e->line);
+        if (q && q->apply_at <= e->vis) {
+            iq_drop(c, q);
+            q = NULL;
+        }
+        if (q) { /* already stale: it stays as it was */
+            iq_keep(q, e->a, old);
+            continue;
+        }
+        if (!(h[r / 64] >> (r % 64) & 1))
+            continue;
+        uint64_t arrival = e->issue + platform_node_lat(o->p, wn, o->p->cpu_node[r]) / 2;
+        if (c->flushed_at >= arrival)
+            continue; /* processed before the store completed */
+        uint64_t at = arrival + o->q;
+        if (at < c->iq_last)
+            at = c->iq_last; /* the queue is processed in arrival order */
+        if (at <= e->vis)
+            continue;
+        c->iq_last = at;
+        iq_keep(iq_add(o, c, e->line, at), e->a, old);
+    }
+}
+
+static void sb_remove(ocpu_t *c, int id)
+{
+    for (int k = 0; k < c->nsb; k++)
+        if (c->sb[k] == id) {
+            c->sb[k] = c->sb[--c->nsb];
+            return;
+        }
+}
+
+void order_settle(order_t *o, uint64_t t)
+{
+    while (o->nheap && o->pool[o->heap[0]].vis <= t) {
+        int id = heap_pop(o);
+        const sbe_t *e = &o->pool[id];
+        if (o->model == PLATFORM_WEAK) {
+            if (e->release)
+                drop_line_everywhere(o, e->line);
+            else
+                queue_invalidations(o, e, &o->holders[(size_t)id * (size_t)o->hw],
+                                    mem_peek(o->mem, e->a));
+        }
+        mem_poke(o->mem, e->a, e->v);
+        sb_remove(&o->cpus[e->cpu], id);
+        o->freel[o->nfree++] = id;
+    }
+}
+
+order_src_t order_load(order_t *o, int cpu, maddr_t a, uint64_t t, uint64_t *v)
+{
+    ocpu_t *c = &o->cpus[cpu];
+    int best = -1;
+    for (int k = 0; k < c->nsb; k++) {
+        int id = c->sb[k];
+        if (o->pool[id].a == a && (best < 0 || o->pool[id].seq > o->pool[best].seq))
+            best = id;
+    }
+    if (best >= 0) {
+        *v = o->pool[best].v;
+        o->nfwd++;
+        return ORDER_FROM_BUFFER;
+    }
+    if (c->niq) {
+        iqe_t *e = iq_find(c, line_of(o, a));
+        if (e && e->apply_at <= t) {
+            iq_drop(c, e);
+            e = NULL;
+        }
+        if (e) {
+            *v = mem_peek(o->mem, a);
+            for (int k = 0; k < e->n; k++)
+                if (e->addr[k] == a)
+                    *v = e->val[k];
+            o->nstale++;
+            return ORDER_FROM_STALE;
+        }
+    }
+    return ORDER_FROM_MEM;
+}
+
+void order_process_queue(order_t *o, int cpu, uint64_t t)
+{
+    ocpu_t *c = &o->cpus[cpu];
+    c->niq = 0;
+    if (t > c->flushed_at)
+        c->flushed_at = t;
+}
+
+uint64_t order_drained_at(const order_t *o, int cpu)
+{
+    const ocpu_t *c = &o->cpus[cpu];
+    uint64_t at = 0;
+    for (int k = 0; k < c->nsb; k++)
+        if (o->pool[c->sb[k]].vis > at)
+            at = o->pool[c->sb[k]].vis;
+    return at;
+}
+
+uint64_t order_line_drained_at(const order_t *o, int cpu, maddr_t a)
+{
+    const ocpu_t *c = &o->cpus[cpu];
+    uint64_t line = line_of(o, a), at = 0;
+    for (int k = 0; k < c->nsb; k++) {
+        const sbe_t *e = &o->pool[c->sb[k]];
+        if (e->line == line && e->vis > at)
+            at = e->vis;
+    }
+    return at;
+}
+
+void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t)
+{
+    (void)t;
+    if (o->model != PLATFORM_WEAK)
+        return;
+    uint64_t line = line_of(o, a);
+    /* A CPU processes its queued invalidation of a line before it sends
+     * any message about that line (McKenney's rule). */
+    iqe_t *e = iq_find(&o->cpus[cpu], line);
+    if (e)
+        iq_drop(&o->cpus[cpu], e);
+    memset(o->scratch, 0, sizeof *o->scratch * (size_t)o->hw);
+    for (int r = 0; r < o->ncpus; r++)
+        if (r != cpu && mem_holds(o->mem, r, a))
+            o->scratch[r / 64] |= 1ull << (r % 64);
+}
+
+void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_t cost, int release)
+{
+    ocpu_t *c = &o->cpus[cpu];
+    int id = new_entry(o);
+    sbe_t *e = &o->pool[id];
+    e->a = a;
+    e->line = line_of(o, a);
+    e->v = v;
+    e->issue = t;
+    e->vis = t + cost;
+    e->seq = o->seq++;
+    e->cpu = cpu;
+    e->release = release;
+    if (o->model == PLATFORM_TSO) {
+        if (e->vis < c->last_vis)
+            e->vis = c->last_vis;
+        c->last_vis = e->vis;
+    } else {
+        uint64_t same = order_line_drained_at(o, cpu, a);
+        if (e->vis < same)
+            e->vis = same;
+        memcpy(&o->holders[(size_t)id * (size_t)o->hw], o->scratch,
+               sizeof *o->scratch * (size_t)o->hw);
+    }
+    if (c->nsb == c->capsb) {
+        c->capsb = c->capsb ? 2 * c->capsb : 16;
+        c->sb = xrealloc(c->sb, sizeof *c->sb * (size_t)c->capsb);
+    }
+    c->sb[c->nsb++] = id;
+    heap_push(o, id);
+    o->nstores++;
+}
+
+void order_rmw(order_t *o, int cpu, maddr_t a, uint64_t t)
+{
+    if (o->model != PLATFORM_WEAK)
+        return;
+    /* Visible at once; the CPUs that held the line queue its invalidation
+     * like any other (the holders noted by order_before_store). */
+    sbe_t e = {.a = a, .line = line_of(o, a), .issue = t, .vis = t, .cpu = cpu};
+    queue_invalidations(o, &e, o->scratch, mem_peek(o->mem, a));
+}
+
+int order_line_quiet(const order_t *o, int cpu, maddr_t a)
+{
+    uint64_t line = line_of(o, a);
+    for (int k = 0; k < o->nheap; k++)
+        if (o->pool[o->heap[k]].line == line)
+            return 0;
+    return iq_find((ocpu_t *)&o->cpus[cpu], line) == NULL;
+}
+
+uint64_t order_peek(const order_t *o, maddr_t a)
+{
+    int best = -1;
+    for (int k = 0; k < o->nheap; k++) {
+        int id = o->heap[k];
+        if (o->pool[id].a == a && (best < 0 || before(o, best, id)))
+            best = id;
+    }
+    return best >= 0 ? o->pool[best].v : mem_peek(o->mem, a);
+}
+
+void order_flush(order_t *o, int cpu)
+{
+    o->cpus[cpu].niq = 0;
+}
+
+void order_counts(const order_t *o, uint64_t *stores, uint64_t *forwarded, uint64_t *stale)
+{
+    *stores = o->nstores;
+    *forwarded = o->nfwd;
+    *stale = o->nstale;
+}

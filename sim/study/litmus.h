@@ -1,0 +1,131 @@
+/* litmus: litmus tests in the C format of the Linux kernel memory model
+ * (tools/memory-model/litmus-tests/), parsed (litmus_parse.c) and
+ * run many times on a machine (litmus_run.c).
+ *
+ * The subset: a "C NAME" header, (* comments *), an init block
+ * "{ x=0; y=1; }", processes "P0(int *x, spinlock_t *l) { int r0; ... }"
+ * whose statements are WRITE_ONCE, READ_ONCE, smp_store_release,
+ * smp_load_acquire, smp_mb, smp_wmb, smp_rmb, xchg, cmpxchg (and their
+ * _relaxed, _acquire, _release forms), spin_lock, spin_unlock, assignments
+ * of expressions over locals, and if/else on them; then one clause
+ * "exists", "~exists" or "forall" over registers (1:r0=1) and final values
+ * (x=2) with /\, \/, ~ and parentheses.
+ */
+#ifndef NUMASIM_LITMUS_H
+#define NUMASIM_LITMUS_H
+
+#include "cpu.h"
+#include "err.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum { LIT_MAXPROC = 16, LIT_MAXREG = 16, LIT_MAXVAR = 32 };
+
+typedef enum { LE_CONST, LE_REG, LE_NOT, LE_NEG, LE_BIN } lit_ekind_t;
+typedef struct {
+    lit_ekind_t kind;
+    int op;   /* LE_BIN: '+', '-', '*', '&', '|', '^', 'E' (==), 'N' (!=), '<', '>', 'A', 'O' */
+    int a, b; /* operands (expression indices) */
+    int64_t v;
+    int reg;
+} lit_expr_t;
+
+typedef enum {
+    LI_LOAD,    /* reg = load var (order) */
+    LI_STORE,   /* store var = e1 (order) */
+    LI_FENCE,   /* kind: CPU_MB, CPU_WMB, CPU_RMB (machine_backend.h values 0..2) */
+    LI_XCHG,    /* reg (or -1) = xchg(var, e1) */
+    LI_CMPXCHG, /* reg (or -1) = cmpxchg(var, e1, e2) */
+    LI_LOCK,
+    LI_UNLOCK,
+    LI_ASSIGN, /* reg = e1 */
+    LI_JZ,     /* if e1 == 0 goto target */
+    LI_JMP
+} lit_op_t;
+
+typedef struct {
+    lit_op_t op;
+    int reg, var, e1, e2, target, kind;
+    cpu_order_t order;
+} lit_insn_t;
+
+typedef struct {
+    int nregs;
+    char *reg[LIT_MAXREG];
+    lit_insn_t *code;
+    int ncode;
+} lit_proc_t;
+
+/* The final condition: a tree of atoms (proc:reg=v or var=v). */
+typedef enum { LC_ATOM, LC_NOT, LC_AND, LC_OR } lit_ckind_t;
+typedef struct {
+    lit_ckind_t kind;
+    int a, b;
+    int proc; /* -1: a variable */
+    int idx;  /* register or variable index */
+    int64_t v;
+} lit_cond_t;
+
+typedef enum { LQ_EXISTS, LQ_NOT_EXISTS, LQ_FORALL } lit_quant_t;
+
+typedef struct {
+    char *name;
+    int nvars;
+    char *var[LIT_MAXVAR];
+    int64_t init[LIT_MAXVAR];
+    int nprocs;
+    lit_proc_t proc[LIT_MAXPROC];
+    lit_expr_t *expr;
+    int nexpr;
+    lit_cond_t *cond;
+    int ncond, root;
+    lit_quant_t quant;
+    char *expect; /* the text after "numasim-expect:" in a comment, or NULL */
+} litmus_t;
+
+/* Parses the test in text (len bytes; need not end in NUL) read from path.
+ * Returns a test the caller frees with litmus_free(), or NULL with e
+ * filled ("PATH:LINE: message"). */
+litmus_t *litmus_parse(const char *path, const char *text, size_t len, err_t *e);
+litmus_t *litmus_read(const char *path, err_t *e);
+void litmus_free(litmus_t *t);
+
+/* Does the final state (regs[p][r], vals[v]) satisfy the proposition? */
+int litmus_holds(const litmus_t *t, const int64_t (*regs)[LIT_MAXREG], const int64_t *vals);
+/* Evaluates expression i over registers regs. */
+int64_t litmus_eval(const litmus_t *t, int i, const int64_t *regs);
+
+/* What a run of the test gave, state by state. */
+typedef struct {
+    char *state; /* "0:r0=1; 1:r0=0; x=1;" over what the condition names */
+    uint64_t count;
+    int holds;
+} lit_state_t;
+
+typedef struct {
+    lit_state_t *s;
+    int n;
+    uint64_t runs, positive;
+} lit_hist_t;
+
+typedef struct {
+    uint64_t runs;
+    unsigned long seed;
+    const char *platform; /* simulated: the platform file */
+    const char *set[16];  /* "NAME=VALUE" platform overrides */
+    int nset;
+    int native;
+    const char *cpus; /* native: host CPUs, NULL for all */
+    const char *argv0;
+} lit_opts_t;
+
+/* Runs t opts->runs times and fills h (free with litmus_hist_free).
+ * Returns 0, or -1 with e filled. One simulated machine per call (SimGrid:
+ * call it in a child process when running several tests). */
+int litmus_run(const litmus_t *t, const lit_opts_t *opts, lit_hist_t *h, err_t *e);
+void litmus_hist_free(lit_hist_t *h);
+/* Prints the histogram and the Observation line, as herd7/klitmus7 do. */
+void litmus_print(const litmus_t *t, const lit_hist_t *h, FILE *f);
+
+#endif

@@ -1,0 +1,400 @@
+/* litmus_run: runs a parsed litmus test many times. Theory of operation.
+ *
+ * All runs share one machine (SimGrid allows one engine per process): they
+ * are rounds of one machine_run. Process Pi runs on CPU i * ncpus / nprocs
+ * (spread over the nodes, so that its stores cross the machine); each
+ * shared variable has a line of its own, homed on the node of the process
+ * of the same rank. A round:
+ *
+ *   1. every CPU waits (idles, looking at the round counter between steps)
+ *      until the last CPU of the previous round opens this one, then runs
+ *      an smp_mb (its invalidate queue is processed: nothing stale from
+ *      the previous round survives) and idles until the round's start plus
+ *      its own random offset (0 .. window cycles, from the run's generator);
+ *   2. it interprets its process, then runs an smp_mb (its stores are
+ *      visible: the final values are the last in coherence order, which the
+ *      buffers fixed when the stores were issued, so this changes no
+ *      outcome) and records its registers;
+ *   3. the last CPU to finish reads the final values, counts the state,
+ *      resets the variables to their initial values and opens the next
+ *      round.
+ *
+ * The window is one remote miss of the platform (mem_local plus the largest
+ * round trip plus remote_dirty) per process: processes that start further
+ * apart than their stores take to become visible cannot show a relaxed
+ * outcome, and a chain (WRC: P0 -> P1 -> P2) needs its later processes to
+ * start one transfer later each. Every
+ * miss also gets a jitter in [0, mem_local_cycles], seeded from the seed.
+ * The interpreter costs nothing itself: only the accesses and fences pay.
+ *
+ * --native: the processes are pinned threads of this host (native_run).
+ * Each round starts with a sense-reversing spin barrier on one counter;
+ * the threads leave it within the time a cache line takes to reach them.
+ */
+#include "litmus.h"
+
+#include "cpu.h"
+#include "native.h"
+#include "simulated.h"
+#include "spinlock.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const litmus_t *t;
+    const lit_opts_t *o;
+    lit_hist_t *h;
+    int cpu_of[LIT_MAXPROC];
+    maddr_t addr[LIT_MAXVAR];
+    int64_t regs[LIT_MAXPROC][LIT_MAXREG];
+    uint64_t window, start;
+    uint64_t offset[LIT_MAXPROC];
+    int uses[LIT_MAXPROC][LIT_MAXVAR];    /* P's code touches the variable */
+    int preload[LIT_MAXPROC][LIT_MAXVAR]; /* this round: read it first */
+    gsl_rng *rng;
+    /* round bookkeeping: simulated CPUs run one at a time; native threads
+     * use the atomics */
+    uint64_t round, done, arrived;
+    int native;
+} lrun_t;
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void count_state(lrun_t *R, machine_t *m)
+{
+    const litmus_t *t = R->t;
+    int64_t vals[LIT_MAXVAR];
+    for (int v = 0; v < t->nvars; v++)
+        vals[v] = (int64_t)machine_peek(m, R->addr[v]);
+    char buf[1024];
+    size_t n = 0;
+    buf[0] = '\0';
+    /* The state over what the condition names, registers first. */
+    for (int p = 0; p < t->nprocs; p++)
+        for (int r = 0; r < t->proc[p].nregs; r++)
+            for (int k = 0; k < t->ncond; k++)
+                if (t->cond[k].kind == LC_ATOM && t->cond[k].proc == p && t->cond[k].idx == r) {
+                    n += (size_t)snprintf(buf + n, sizeof buf - n, "%d:%s=%lld; ", p,
+                                          t->proc[p].reg[r], (long long)R->regs[p][r]);
+                    break;
+                }
+    for (int v = 0; v < t->nvars && n < sizeof buf; v++)
+        for (int k = 0; k < t->ncond; k++)
+            if (t->cond[k].kind == LC_ATOM && t->cond[k].proc < 0 && t->cond[k].idx == v) {
+                n += (size_t)snprintf(buf + n, sizeof buf - n, "%s=%lld; ", t->var[v],
+                                      (long long)vals[v]);
+                break;
+            }
+    if (n >= sizeof buf)
+        n = sizeof buf - 1;
+    while (n && buf[n - 1] == ' ')
+        buf[--n] = '\0';
+    int ok = litmus_holds(t, (const int64_t(*)[LIT_MAXREG])R->regs, vals);
+    lit_hist_t *h = R->h;
+    h->runs++;
+    h->positive += (uint64_t)ok;
+    for (int k = 0; k < h->n; k++)
+        if (!strcmp(h->s[k].state, buf)) {
+            h->s[k].count++;
+            return;
+        }
+    h->s = xrealloc(h->s, sizeof *h->s * (size_t)(h->n + 1));
+    h->s[h->n].state = strdup(buf);
+    if (!h->s[h->n].state)
+        abort();
+    h->s[h->n].count = 1;
+    h->s[h->n].holds = ok;
+    h->n++;
+}
+
+static void interpret(lrun_t *R, cpu_t *c, int p)
+{
+    const litmus_t *t = R->t;
+    const lit_proc_t *P = &t->proc[p];
+    int64_t *regs = R->regs[p];
+    memset(regs, 0, sizeof R->regs[p]);
+    for (int pc = 0; pc < P->ncode;) {
+        const lit_insn_t *in = &P->code[pc++];
+        maddr_t a = in->op <= LI_UNLOCK ? R->addr[in->var] : 0;
+        uint64_t v;
+        switch (in->op) {
+        case LI_LOAD:
+            v = in->order == CPU_ACQUIRE ? cpu_read_acquire(c, a) : cpu_read(c, a);
+            regs[in->reg] = (int64_t)v;
+            break;
+        case LI_STORE:
+            v = (uint64_t)litmus_eval(t, in->e1, regs);
+            if (in->order == CPU_RELEASE)
+                cpu_write_release(c, a, v);
+            else
+                cpu_write(c, a, v);
+            break;
+        case LI_FENCE:
+            if (in->kind == 0)
+                cpu_mb(c);
+            else if (in->kind == 1)
+                cpu_wmb(c);
+            else
+                cpu_rmb(c);
+            break;
+        case LI_XCHG:
+            v = cpu_xchg_order(c, a, (uint64_t)litmus_eval(t, in->e1, regs), in->order);
+            if (in->reg >= 0)
+                regs[in->reg] = (int64_t)v;
+            break;
+        case LI_CMPXCHG: {
+            /* cmpxchg returns the old value; the machine's says if it stored */
+            uint64_t old = (uint64_t)litmus_eval(t, in->e1, regs);
+            uint64_t nv = (uint64_t)litmus_eval(t, in->e2, regs);
+            int done = cpu_cmpxchg_order(c, a, old, nv, in->order);
+            v = done ? old : cpu_read(c, a);
+            if (in->reg >= 0)
+                regs[in->reg] = (int64_t)v;
+            break;
+        }
+        case LI_LOCK:
+            spin_lock(c, a);
+            break;
+        case LI_UNLOCK:
+            spin_unlock(c, a);
+            break;
+        case LI_ASSIGN:
+            regs[in->reg] = litmus_eval(t, in->e1, regs);
+            break;
+        case LI_JZ:
+            if (!litmus_eval(t, in->e1, regs))
+                pc = in->target;
+            break;
+        case LI_JMP:
+            pc = in->target;
+            break;
+        }
+    }
+}
+
+/* --- simulated --- */
+
+static lrun_t *g_run;
+
+/* The next round's start offsets and preloads. */
+static void draw(lrun_t *R)
+{
+    for (int p = 0; p < R->t->nprocs; p++) {
+        R->offset[p] = gsl_rng_uniform_int(R->rng, R->window + 1);
+        for (int v = 0; v < R->t->nvars; v++)
+            R->preload[p][v] = R->uses[p][v] && gsl_rng_uniform_int(R->rng, 2);
+    }
+}
+
+static void open_round(lrun_t *R, cpu_t *c)
+{
+    machine_t *m = cpu_machine(c);
+    for (int v = 0; v < R->t->nvars; v++)
+        machine_poke(m, R->addr[v], (uint64_t)R->t->init[v]);
+    draw(R);
+    R->start = cpu_now(c) + 50;
+}
+
+/* litmus7's "-preload random": before the round, the process reads each
+ * variable it uses or not, at random, so that the rounds start from every
+ * mix of cached and missing lines (a stale copy needs a cached line). */
+static void preload(lrun_t *R, cpu_t *c, int p)
+{
+    cpu_flush_cache(c, 0); /* what this round holds is what it preloads */
+    for (int v = 0; v < R->t->nvars; v++)
+        if (R->preload[p][v])
+            cpu_read(c, R->addr[v]);
+}
+
+static void sim_prog(cpu_t *c, void *arg)
+{
+    lrun_t *R = g_run;
+    int p = (int)(intptr_t)arg;
+    for (uint64_t k = 0; k < R->o->runs; k++) {
+        while (R->round < k) {
+            cpu_idle_until(c, cpu_now(c) + 20);
+            cpu_sync(c);
+        }
+        cpu_mb(c);
+        preload(R, c, p);
+        cpu_idle_until(c, R->start + R->offset[p]);
+        interpret(R, c, p);
+        cpu_mb(c);
+        cpu_sync(c);
+        if (++R->done == (uint64_t)R->t->nprocs) {
+            count_state(R, cpu_machine(c));
+            R->done = 0;
+            open_round(R, c);
+            R->round = k + 1;
+        }
+    }
+}
+
+static void sim_setup(machine_t *m, void *arg)
+{
+    lrun_t *R = arg;
+    const platform_t *p = machine_platform(m);
+    int n = R->t->nprocs;
+    uint32_t maxlat = 0;
+    for (int i = 0; i < p->nnodes * p->nnodes; i++)
+        if (p->node_lat[i] > maxlat)
+            maxlat = p->node_lat[i];
+    R->window = (uint64_t)n *
+                (uint64_t)(p->costs.mem_local_cycles + maxlat + p->costs.remote_dirty_cycles + 0.5);
+    machine_set_jitter(m, (uint32_t)(p->costs.mem_local_cycles + 0.5), R->o->seed);
+    for (int i = 0; i < n; i++)
+        R->cpu_of[i] = i * p->ncpus / n;
+    for (int v = 0; v < R->t->nvars; v++)
+        R->addr[v] = machine_alloc(m, p->cpu_node[R->cpu_of[v % n]], 8);
+    for (int i = 0; i < n; i++)
+        machine_set_program(m, R->cpu_of[i], sim_prog, (void *)(intptr_t)i);
+    /* the first round opens at once */
+    for (int v = 0; v < R->t->nvars; v++)
+        machine_poke(m, R->addr[v], (uint64_t)R->t->init[v]);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < R->t->proc[i].ncode; k++)
+            if (R->t->proc[i].code[k].op <= LI_UNLOCK && R->t->proc[i].code[k].op != LI_FENCE)
+                R->uses[i][R->t->proc[i].code[k].var] = 1;
+    draw(R);
+    R->start = 50;
+}
+
+/* --- native --- */
+
+static void native_prog(cpu_t *c, void *arg)
+{
+    lrun_t *R = g_run;
+    int p = (int)(intptr_t)arg, n = R->t->nprocs;
+    for (uint64_t k = 0; k < R->o->runs; k++) {
+        /* Round barrier: the last to arrive opens the round. */
+        if (__atomic_add_fetch(&R->arrived, 1, __ATOMIC_ACQ_REL) == (uint64_t)n * (k + 1))
+            __atomic_store_n(&R->round, k + 1, __ATOMIC_RELEASE);
+        while (__atomic_load_n(&R->round, __ATOMIC_ACQUIRE) < k + 1)
+            cpu_relax(c);
+        interpret(R, c, p);
+        cpu_progress(c);
+        /* Count after everyone: the next barrier's last arrival does it. */
+        if (__atomic_add_fetch(&R->done, 1, __ATOMIC_ACQ_REL) == (uint64_t)n * (k + 1)) {
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            count_state(R, cpu_machine(c));
+            for (int v = 0; v < R->t->nvars; v++)
+                machine_poke(cpu_machine(c), R->addr[v], (uint64_t)R->t->init[v]);
+            __atomic_store_n(&R->start, k + 1, __ATOMIC_RELEASE);
+        }
+        while (__atomic_load_n(&R->start, __ATOMIC_ACQUIRE) < k + 1)
+            cpu_relax(c);
+    }
+}
+
+static void native_setup(machine_t *m, void *arg)
+{
+    lrun_t *R = arg;
+    const platform_t *p = machine_platform(m);
+    for (int v = 0; v < R->t->nvars; v++) {
+        R->addr[v] = machine_alloc(m, p->cpu_node[v % R->t->nprocs], 8);
+        machine_poke(m, R->addr[v], (uint64_t)R->t->init[v]);
+    }
+    for (int i = 0; i < R->t->nprocs; i++)
+        machine_set_program(m, i, native_prog, (void *)(intptr_t)i);
+}
+
+int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
+{
+    memset(h, 0, sizeof *h);
+    lrun_t *R = calloc(1, sizeof *R);
+    if (!R)
+        abort();
+    R->t = t;
+    R->o = o;
+    R->h = h;
+    R->rng = gsl_rng_alloc(gsl_rng_taus2);
+    gsl_rng_set(R->rng, o->seed * 2654435761ul + 17);
+    g_run = R;
+    int rc;
+    if (o->native) {
+        host_t *host = host_open(o->cpus, e);
+        if (!host) {
+            rc = -1;
+        } else if (host_platform(host)->ncpus < t->nprocs) {
+            rc = err_set(e, t->name, 0, "needs %d CPUs, the host gives %d", t->nprocs,
+                         host_platform(host)->ncpus);
+            host_close(host);
+        } else {
+            machine_hooks_t hooks = {native_setup, NULL, R};
+            native_opts_t no = {.timeout_s = 30};
+            rc = native_run(host, o->seed, &hooks, &no, e);
+            host_close(host);
+        }
+    } else {
+        platform_override_t ov[16];
+        char names[16][128];
+        for (int i = 0; i < o->nset; i++) {
+            const char *eq = strchr(o->set[i], '=');
+            snprintf(names[i], sizeof names[i], "%.*s", (int)(eq - o->set[i]), o->set[i]);
+            ov[i].name = names[i];
+            ov[i].value = eq + 1;
+        }
+        platform_t *p = platform_read(o->platform, ov, o->nset, e);
+        if (!p) {
+            rc = -1;
+        } else if (p->ncpus < t->nprocs) {
+            rc = err_set(e, o->platform, 0, "test %s needs %d CPUs, the platform has %d", t->name,
+                         t->nprocs, p->ncpus);
+            platform_free(p);
+        } else {
+            machine_hooks_t hooks = {sim_setup, NULL, R};
+            rc = machine_run(p, o->argv0, o->seed, &hooks, e);
+            platform_free(p);
+        }
+    }
+    gsl_rng_free(R->rng);
+    free(R);
+    g_run = NULL;
+    return rc < 0 ? -1 : 0;
+}
+
+void litmus_hist_free(lit_hist_t *h)
+{
+    for (int k = 0; k < h->n; k++)
+        free(h->s[k].state);
+    free(h->s);
+    memset(h, 0, sizeof *h);
+}
+
+static int by_state(const void *a, const void *b)
+{
+    return strcmp(((const lit_state_t *)a)->state, ((const lit_state_t *)b)->state);
+}
+
+void litmus_print(const litmus_t *t, const lit_hist_t *h, FILE *f)
+{
+    static const char *const q[] = {"exists", "~exists", "forall"};
+    qsort(h->s, (size_t)h->n, sizeof *h->s, by_state);
+    uint64_t pos = h->positive, neg = h->runs - h->positive;
+    /* Allowed: the condition as the test states it can come true. */
+    int validated = t->quant == LQ_EXISTS       ? pos > 0
+                    : t->quant == LQ_NOT_EXISTS ? pos == 0
+                                                : neg == 0;
+    fprintf(f, "Test %s %s\n", t->name, t->quant == LQ_EXISTS ? "Allowed" : "Required");
+    fprintf(f, "Histogram (%d states)\n", h->n);
+    for (int k = 0; k < h->n; k++)
+        fprintf(f, "%-10llu%s>%s\n", (unsigned long long)h->s[k].count, h->s[k].holds ? "*" : ":",
+                h->s[k].state);
+    fprintf(f, "%s\n", validated ? "Ok" : "No");
+    fprintf(f, "Witnesses\nPositive: %llu, Negative: %llu\n", (unsigned long long)pos,
+            (unsigned long long)neg);
+    fprintf(f, "Condition %s is %svalidated\n", q[t->quant], validated ? "" : "NOT ");
+    fprintf(f, "Observation %s %s %llu %llu\n", t->name,
+            pos == 0   ? "Never"
+            : neg == 0 ? "Always"
+                       : "Sometimes",
+            (unsigned long long)pos, (unsigned long long)neg);
+}
