@@ -50,6 +50,12 @@ static const struct {
      "         they always are (each access completes before the next step), so only its\n"
      "         own pass through L2 is charged, as for an atomic (12)",
      "barrier_cycles", "12"},
+    {"memory_model weak: Itanium 2 orders only ld.acq, st.rel, mf and the\n"
+     "         semaphores (docs/memory-ordering.md)",
+     "memory_model", "weak"},
+    {"how long a received invalidation waits in the queue: estimate (no published\n"
+     "         figure), one bus transaction (c2c_node_cycles)",
+     "inval_queue_cycles", "270"},
     {"parameters numasim tune fits by default", "tunable",
      "link.exit,remote_dirty_cycles,c2c_node_cycles"},
 };
