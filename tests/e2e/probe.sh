@@ -8,6 +8,9 @@
 # farthest sharer's invalidation, and a ping-pong round trip two transfers
 # plus at most one spin-loop iteration per side. Also: --set changes the
 # figures, the row set, and user errors (exit 2, no output file).
+# numa32 runs as sc here: on its own weak model a store costs the CPU one hit
+# and its transaction goes on behind it (docs/memory-ordering.md), so the
+# store probe would time the store buffer, not the invalidation.
 # Usage: probe.sh NUMASIM_BINARY SOURCE_DIR
 set -u
 
