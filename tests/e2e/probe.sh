@@ -90,12 +90,12 @@ awk -F, -v hit="$hitc" '$1 ~ /^store_inval_/ && $7 != hit { print; bad = 1 } END
 
 # user errors: one line, exit 2, no output
 # the cache probes: 8 pauses with and without ticks, the chase from 1 KiB
-# (numa32 without levels: to 256 KiB, x2 steps and x1.5 midpoints)
+# to 4 x numa32's 6 MiB L3 (x2 steps and x1.5 midpoints)
 [ "$(grep -c '^timer_ops_pause_[0-9]' p.csv)" -eq 8 ] && [ "$(grep -c '^timer_ops_pause_tick_' p.csv)" -eq 8 ] ||
     fail "pause rows: $(grep -c '^timer_ops_pause' p.csv)"
-grep -q '^chase_1024,' p.csv && grep -q '^chase_1536,' p.csv && grep -q '^chase_262144,' p.csv &&
-    ! grep -q '^chase_393216,' p.csv || fail "chase rows: $(grep '^chase_' p.csv | cut -d, -f1 | tr '\n' ' ')"
-run probe -q -o p4.csv --pauses 0,50 --chase-max 4096 "$plat"
+grep -q '^chase_1024,' p.csv && grep -q '^chase_1536,' p.csv && grep -q '^chase_25165824,' p.csv &&
+    ! grep -q '^chase_33554432,' p.csv || fail "chase rows: $(grep '^chase_' p.csv | cut -d, -f1 | tr '\n' ' ')"
+run probe -q -o p4.csv "${sc[@]}" --pauses 0,50 --chase-max 4096 "$plat"
 [ "$rc" -eq 0 ] && [ "$(grep -c '^timer_ops_pause' p4.csv)" -eq 4 ] && [ "$(grep -c '^chase_' p4.csv)" -eq 5 ] ||
     fail "--pauses 0,50 --chase-max 4096: exit $rc, rows $(grep -c -e '^timer_ops_pause' -e '^chase_' p4.csv)"
 grep -v -e '^chase_' -e '^timer_ops_pause' p.csv >p-mem.csv
