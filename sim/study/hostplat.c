@@ -238,9 +238,10 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
     fprintf(f, "    <!-- x86-TSO (Intel SDM vol. 3A 8.2) -->\n"
                "    <prop id=\"memory_model\" value=\"tso\"/>\n");
 #else
-    fprintf(f, "    <!-- not x86: weakly ordered; queue delay an estimate -->\n"
-               "    <prop id=\"memory_model\" value=\"weak\"/>\n"
-               "    <prop id=\"inval_queue_cycles\" value=\"%g\"/>\n",
+    fprintf(f,
+            "    <!-- not x86: weakly ordered; queue delay an estimate -->\n"
+            "    <prop id=\"memory_model\" value=\"weak\"/>\n"
+            "    <prop id=\"inval_queue_cycles\" value=\"%g\"/>\n",
             mem_local);
 #endif
     class_t cl[64];
