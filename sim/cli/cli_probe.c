@@ -7,6 +7,7 @@
  * takes the platform whatever backend runs it. */
 #include "cli.h"
 #include "host.h"
+#include "host_topo.h"
 #include "platform.h"
 #include "probe.h"
 #include "outfile.h"
@@ -122,6 +123,27 @@ static int probe_to_csv(platform_t *p, const probe_cli_t *o, err_t *e)
     return 0;
 }
 
+/* The native chase's default largest size: 4x the largest data cache level
+ * hwloc reports (the host's platform carries no levels), at most
+ * PROBE_CHASE_CAP; 0 (probe.c's default) when hwloc reports none. */
+static long host_chase_max(void)
+{
+    host_topo_t t;
+    err_t e = {{0}};
+    if (host_topo_read(&t, &e) < 0)
+        return 0;
+    unsigned long long largest = 0;
+    for (int l = HOST_L1D; l < HOST_NLEVELS; l++)
+        if (t.cache[l].present && t.cache[l].bytes > largest)
+            largest = t.cache[l].bytes;
+    long line = t.line_bytes > 0 ? t.line_bytes : 64;
+    host_topo_free(&t);
+    if (!largest)
+        return 0;
+    return 4 * largest < (unsigned long long)PROBE_CHASE_CAP ? (long)(4 * largest) / line * line
+                                                             : PROBE_CHASE_CAP;
+}
+
 static int add_set(probe_cli_t *o, const char *arg, err_t *e)
 {
     const char *eq = strchr(arg, '=');
@@ -221,6 +243,8 @@ int cli_probe(int argc, char **argv)
     if (rc < 0 && native) {
         if (!o.reps)
             o.reps = 1000;
+        if (!o.chase_max)
+            o.chase_max = host_chase_max();
         o.host = host_open(cpus, &e);
         rc = o.host && probe_to_csv(host_platform(o.host), &o, &e) == 0 ? 0 : ERR_EXIT;
         host_close(o.host);

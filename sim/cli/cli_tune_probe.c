@@ -126,6 +126,24 @@ static char *target_pauses(const probe_row_t *rows, int n)
     return s;
 }
 
+/* Is name a row numasim probe writes? (its families; the numbers are
+ * checked by the simulated probe, which must produce the same row) */
+static int is_probe_row(const char *name)
+{
+    static const char *const exact[] = {"timer_overhead", "hit",         "atomic_held",
+                                        "timer_ops",      "load_mem",    "load_dirty",
+                                        "pingpong_ldst",  "pingpong_cas"};
+    static const char *const prefix[] = {"store_inval_", "chase_", "timer_ops_pause_"};
+    for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
+        if (!strcmp(name, exact[i]))
+            return 1;
+    for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++)
+        if (!strncmp(name, prefix[i], strlen(prefix[i])) && name[strlen(prefix[i])] >= '0' &&
+            name[strlen(prefix[i])] <= '9')
+            return 1;
+    return !strncmp(name, "timer_ops_pause_tick_", 21) && name[21] >= '0' && name[21] <= '9';
+}
+
 static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
 {
     ctx_t *T = vctx;
@@ -408,6 +426,11 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
             rc = err_set(&e, target, 0,
                          "cell %s %d->%d (node %d) is outside %s (%d CPUs, %d nodes)", w->probe,
                          w->from_cpu, w->to_cpu, w->to_node, platform, p->ncpus, p->nnodes);
+        else if (!is_probe_row(w->probe))
+            rc = err_set(&e, target, 0,
+                         "row '%s' is not a probe cell of numasim probe (a del_timer_sync cell is "
+                         "fitted by tune --target, never to probes)",
+                         w->probe);
         else if (strcmp(w->probe, "timer_overhead") && w->median > 0)
             rows[T.ncells++] = *w;
     }

@@ -53,8 +53,6 @@
 #define PAUSE_MIN_REPS 25
 #define PAUSE_MAX_REPS 200
 
-static const char *const kLevels[] = {"l1d_bytes", "l2_bytes", "l3_bytes"};
-
 long probe_chase_max(const platform_t *p, long requested, err_t *e)
 {
     long line = p->line_bytes > 0 ? p->line_bytes : 64;
@@ -66,13 +64,11 @@ long probe_chase_max(const platform_t *p, long requested, err_t *e)
                            PROBE_CHASE_CAP, line, requested);
         return requested;
     }
+    /* the data levels (the native host's come from hwloc, not from props) */
     double largest = 0;
-    for (size_t i = 0; i < sizeof kLevels / sizeof *kLevels; i++) {
-        const platform_param_t *q = platform_param(p, kLevels[i]);
-        double v;
-        if (q && err_parse_double(q->value, &v) == 0 && v > largest)
-            largest = v;
-    }
+    for (int l = CACHE_L1D; l < CACHE_NLEVELS; l++)
+        if ((double)p->cache[l].bytes > largest)
+            largest = (double)p->cache[l].bytes;
     if (largest <= 0)
         return PROBE_CHASE_NOLEVEL;
     return 4 * largest < (double)PROBE_CHASE_CAP ? (long)(4 * largest) / line * line
