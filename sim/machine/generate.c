@@ -114,6 +114,15 @@ static const struct {
      "code_del_timer_sync_shortcut_bytes", "92"},
     {"2.6.13's del_timer_sync: 2 x 43 (scaled from the scan by numasim's sizes)",
      "code_del_timer_sync_base_tracking_bytes", "86"},
+    {"memory_model weak: Itanium 2 orders only ld.acq, st.rel, mf and the\n"
+     "         semaphores (Intel, Itanium Architecture Software Developer's Manual\n"
+     "         vol. 2, 4.4.7; numasim's weak model after McKenney 2010, see\n"
+     "         docs/memory-ordering.md)",
+     "memory_model", "weak"},
+    {"how long a received invalidation waits in the queue before it is\n"
+     "         applied: estimate (no published figure), one bus transaction\n"
+     "         (c2c_node_cycles)",
+     "inval_queue_cycles", "270"},
     {"parameters numasim tune fits by default", "tunable",
      "link.exit,remote_dirty_cycles,c2c_node_cycles"},
 };
