@@ -101,7 +101,7 @@ grep -q '^chase_1024,' p.csv && grep -q '^chase_1536,' p.csv && grep -q "^chase_
 run probe -q -o p4.csv "${sc[@]}" --pauses 0,50 --chase-max 4096 "$plat"
 [ "$rc" -eq 0 ] && [ "$(grep -c '^timer_ops_pause' p4.csv)" -eq 4 ] && [ "$(grep -c '^chase_' p4.csv)" -eq 5 ] ||
     fail "--pauses 0,50 --chase-max 4096: exit $rc, rows $(grep -c -e '^timer_ops_pause' -e '^chase_' p4.csv)"
-grep -v -e "^chase_" -e "^timer_ops_pause" pw.csv >p-mem.csv # the same model (weak)
+grep -v -e "^chase_" -e "^timer_ops_pause" p.csv >p-mem.csv
 grep -v -e '^chase_' -e '^timer_ops_pause' p4.csv | cmp -s - p-mem.csv ||
     fail "--pauses/--chase-max changed the memory rows: $(grep -v -e "^chase_" -e "^timer_ops_pause" p4.csv | diff - p-mem.csv | head -8 | tr "\n" " ")"
 
