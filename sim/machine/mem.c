@@ -262,6 +262,19 @@ int mem_holds(const mem_t *m, int cpu, maddr_t a)
     return l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu));
 }
 
+void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits, size_t words)
+{
+    const line_t *l = line_at(m, a);
+    memset(bits, 0, sizeof *bits * words);
+    if (l->owner >= 0) {
+        if ((size_t)(l->owner / 64) < words)
+            bits[l->owner / 64] |= 1ull << (l->owner % 64);
+    } else if (l->sharers && l->nsharers) {
+        size_t n = words < m->bitset_words ? words : m->bitset_words;
+        memcpy(bits, l->sharers, sizeof *bits * n);
+    }
+}
+
 static void note_held(mem_t *m, int cpu, uint64_t line)
 {
     lvec_t *h = &m->held[cpu];

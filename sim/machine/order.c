@@ -390,10 +390,8 @@ void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t)
     iqe_t *e = iq_find(&o->cpus[cpu], line);
     if (e)
         iq_drop(&o->cpus[cpu], e);
-    memset(o->scratch, 0, sizeof *o->scratch * (size_t)o->hw);
-    for (int r = 0; r < o->ncpus; r++)
-        if (r != cpu && mem_holds(o->mem, r, a))
-            o->scratch[r / 64] |= 1ull << (r % 64);
+    mem_holders(o->mem, a, o->scratch, (size_t)o->hw); /* every CPU but cpu */
+    o->scratch[cpu / 64] &= ~(1ull << (cpu % 64));
 }
 
 void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_t cost, int release)
