@@ -13,7 +13,12 @@ src=${2:?usage: tune_probe.sh NUMASIM_BINARY SOURCE_DIR}
 absolute_paths
 cd "$tmp" || exit 1
 
-fat4=$src/platforms/fat4.xml
+# fat4 as sc: on its weak model a timed store retires into the store buffer,
+# and the stores' costs would leave the fit nothing to see them by
+fat4=$tmp/fat4-sc.xml
+sed 's/<prop id="memory_model" value="weak"\/>/<prop id="memory_model" value="sc"\/>/' \
+    "$src/platforms/fat4.xml" >"$fat4"
+grep -q '<prop id="memory_model" value="sc"/>' "$fat4" || fail "could not make fat4 sc"
 run probe -q -o all.csv "$fat4"
 [ "$rc" -eq 0 ] || die "probe: exit $rc: $err"
 # the memory probes only: the chase and pause rows fit the cache parameters
