@@ -523,12 +523,10 @@ int mem_fetch_code_private_hit(mem_t *m, int cpu, maddr_t a)
     return hier_touch_private(m->hier, cpu, CACHE_L1I, a >> m->line_shift);
 }
 
-/* The hierarchy let go of line li for cpu (capacity): cpu no longer holds
- * it. A dirty line is written back; memory has its words already. */
-static void drop_line(void *ctx, int cpu, uint64_t li)
+/* cpu stops holding line l (a dirty line is written back: memory has its
+ * words already). Returns 0 when cpu did not hold it. */
+static int let_go(line_t *l, int cpu)
 {
-    mem_t *m = ctx;
-    line_t *l = &m->lines[li];
     if (l->owner == cpu) {
         l->owner = -1;
         l->dirty = 0;
@@ -536,8 +534,17 @@ static void drop_line(void *ctx, int cpu, uint64_t li)
         l->sharers[cpu >> 6] &= ~(1ull << (cpu & 63));
         l->nsharers--;
     } else {
-        return;
+        return 0;
     }
+    return 1;
+}
+
+/* The hierarchy let go of line li for cpu (capacity). */
+static void drop_line(void *ctx, int cpu, uint64_t li)
+{
+    mem_t *m = ctx;
+    if (!let_go(&m->lines[li], cpu))
+        return;
     m->evictions[cpu]++;
     if (m->in_footprint)
         m->footprint_evictions[cpu]++;
@@ -582,15 +589,8 @@ void mem_flush(mem_t *m, int cpu, int with_code)
             h->v[kept++] = h->v[i]; /* still held: stays on the list */
             continue;
         }
-        if (l->owner == cpu) {
-            l->owner = -1;
-            l->dirty = 0;
-        } else if (l->owner < 0 && is_sharer(l, cpu)) {
-            l->sharers[cpu >> 6] &= ~(1ull << (cpu & 63));
-            l->nsharers--;
-        } else {
+        if (!let_go(l, cpu))
             continue;
-        }
         if (m->hier)
             unlevel_flushed(m, cpu, h->v[i]);
     }
