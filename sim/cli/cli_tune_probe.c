@@ -297,8 +297,9 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
             scan = 1;
             if (!(init[i] > 0)) {
                 init[i] = FOOTPRINT_START;
-                fprintf(stderr, "note: %s is 0 in %s; the fit starts it at %g\n", T->names[i],
-                        T->platform, init[i]);
+                /* stdout, with the fit's report: stderr is for the one-line error */
+                printf("note: %s is 0 in %s; the fit starts it at %g\n", T->names[i],
+                       T->platform, init[i]);
             }
         } else if (!(init[i] > 0)) {
             free(cells);

@@ -588,9 +588,9 @@ static int atom(lex_t *L)
     }
     lit_cond_t c = {.kind = LC_ATOM, .proc = -1};
     if (L->tok == T_INT) {
+        if (L->ival < 0 || L->ival >= L->t->nprocs) /* before the cast: any size */
+            return fail(L, "no process P%lld", (long long)L->ival);
         c.proc = (int)L->ival;
-        if (c.proc >= L->t->nprocs)
-            return fail(L, "no process P%d", c.proc);
         next(L);
         if (expect(L, ":") < 0)
             return -1;

@@ -37,6 +37,13 @@ done
 for p in "${props[@]}"; do
     sed -i "0,/<prop id=\"line_bytes\"[^>]*>/s||&\n    <prop id=\"${p%%=*}\" value=\"${p#*=}\"/>|" fp.xml
 done
+# as sc: the fit's mechanism is the footprints', not the store buffers of
+# smp4's weak model (which make the pair's cost depend on drain timing too)
+sed -i 's|<prop id="memory_model" value="[^"]*"/>|<prop id="memory_model" value="sc"/>|' fp.xml
+# and a 3 MB, 12-way L3 (Itanium 2's smaller part): a tick footprint of 3/4
+# of it stays inside the fit's scan grid (2^0 .. 2^15 lines)
+sed -i -e 's|<prop id="l3_bytes" value="[^"]*"/>|<prop id="l3_bytes" value="3145728"/>|' \
+    -e 's|<prop id="l3_ways" value="[^"]*"/>|<prop id="l3_ways" value="12"/>|' fp.xml
 run platform fp.xml
 [ "$rc" -eq 0 ] || die "smp4 with levels and footprints does not load: $err"
 line=$(prop fp.xml line_bytes)

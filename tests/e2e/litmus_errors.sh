@@ -40,6 +40,11 @@ P0(int *x) {
 }
 exists (0:r0=1)
 '
+bad huge-process 4 "no process P55555555550" 'C bad
+{ x=0; }
+P0(int *x) { WRITE_ONCE(*x, 1); }
+exists (55555555550:r0=1)
+'
 bad undeclared-in-exists 6 "undeclared variable 'z'" 'C bad
 {}
 P0(int *x) {
