@@ -29,7 +29,7 @@ static void usage(FILE *f)
                "proposition of the exists/~exists/forall clause.\n"
                "\n"
                "  --runs N          runs per test (default 10000)\n"
-               "  --platform FILE   the simulated machine (default platforms/numa32.xml);\n"
+               "  --platform FILE   the simulated machine, a file or a name (default numa32);\n"
                "                    its memory_model (sc, tso, weak) decides what may show\n"
                "  --set NAME=VALUE  override a platform property, e.g. memory_model=tso\n"
                "  --seed N          seeds the start offsets and the jitter (default 1)\n"
@@ -46,7 +46,7 @@ int cli_litmus(int argc, char **argv)
         {"seed", required_argument, NULL, 's'}, {"set", required_argument, NULL, 'S'},
         {"native", no_argument, NULL, 'n'},     {"cpus", required_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0}};
-    lit_opts_t o = {.runs = 10000, .seed = 1, .platform = "platforms/numa32.xml", .argv0 = argv[0]};
+    lit_opts_t o = {.runs = 10000, .seed = 1, .platform = "numa32", .argv0 = argv[0]};
     err_t e;
     int c;
     long v;
@@ -99,6 +99,15 @@ int cli_litmus(int argc, char **argv)
         fprintf(stderr, "--cpus: only with --native\n");
         return 2;
     }
+    char *platform = NULL; /* a file, or a name looked up as run does (cli_find) */
+    if (!o.native) {
+        err_t pe;
+        if (!(platform = cli_find(o.platform, "platform", &pe))) {
+            fprintf(stderr, "%s\n", pe.msg);
+            return 2;
+        }
+        o.platform = platform;
+    }
     int n = argc - optind;
     litmus_t **t = calloc((size_t)n, sizeof *t);
     if (!t)
@@ -137,5 +146,6 @@ int cli_litmus(int argc, char **argv)
     for (int i = 0; i < n; i++)
         litmus_free(t[i]);
     free(t);
+    free(platform);
     return rc;
 }
