@@ -87,6 +87,8 @@ struct order {
     int cap, *freel, nfree, used;
     int *heap, nheap;  /* ids by (vis, seq) */
     uint64_t *scratch; /* holders noted by order_before_store */
+    uint64_t *hasq;    /* [hw]: CPUs whose invalidate queue is not empty */
+    uint64_t floor;    /* t of the last order_settle: nothing happens before */
     ocpu_t *cpus;
     uint64_t seq;
     uint64_t nstores, nfwd, nstale;
@@ -113,8 +115,9 @@ order_t *order_create(const platform_t *p, mem_t *mem)
     o->wpl = p->line_bytes / 8;
     o->q = (uint64_t)(p->costs.inval_queue_cycles + 0.5);
     o->scratch = calloc((size_t)o->hw, sizeof *o->scratch);
+    o->hasq = calloc((size_t)o->hw, sizeof *o->hasq);
     o->cpus = calloc((size_t)o->ncpus, sizeof *o->cpus);
-    if (!o->scratch || !o->cpus)
+    if (!o->scratch || !o->hasq || !o->cpus)
         abort();
     return o;
 }
@@ -138,6 +141,7 @@ void order_destroy(order_t *o)
     free(o->freel);
     free(o->heap);
     free(o->scratch);
+    free(o->hasq);
     free(o);
 }
 
@@ -203,25 +207,55 @@ static int new_entry(order_t *o)
     return o->used++;
 }
 
-/* --- invalidate queues --- */
+/* --- invalidate queues ---
+ *
+ * An entry whose apply_at is at or before floor is dead: every access from
+ * now on is at floor or later, and every store still to reach mem becomes
+ * visible at floor or later, so each would drop it. iq_find prunes them as
+ * it walks, which keeps a queue as short as its live entries; hasq lets a
+ * store visit only the CPUs that hold its line or have a queue. */
 
-static iqe_t *iq_find(ocpu_t *c, uint64_t line)
+static void iq_clear(order_t *o, int cpu)
 {
-    for (int k = 0; k < c->niq; k++)
+    o->cpus[cpu].niq = 0;
+    o->hasq[cpu / 64] &= ~(1ull << (cpu % 64));
+}
+
+/* Removes entry k of cpu's queue (its arrays are kept for reuse). */
+static void iq_drop_at(order_t *o, int cpu, int k)
+{
+    ocpu_t *c = &o->cpus[cpu];
+    iqe_t tmp = c->iq[k];
+    c->iq[k] = c->iq[--c->niq];
+    c->iq[c->niq] = tmp;
+    if (!c->niq)
+        iq_clear(o, cpu);
+}
+
+/* cpu's live entry for line, or NULL; prunes the dead ones on the way. */
+static iqe_t *iq_find(order_t *o, int cpu, uint64_t line)
+{
+    ocpu_t *c = &o->cpus[cpu];
+    for (int k = 0; k < c->niq;) {
+        if (c->iq[k].apply_at <= o->floor) {
+            iq_drop_at(o, cpu, k);
+            continue;
+        }
         if (c->iq[k].line == line)
             return &c->iq[k];
+        k++;
+    }
     return NULL;
 }
 
-static void iq_drop(ocpu_t *c, iqe_t *e)
+static void iq_drop(order_t *o, int cpu, iqe_t *e)
 {
-    iqe_t tmp = *e;
-    *e = c->iq[--c->niq];
-    c->iq[c->niq] = tmp; /* keep its arrays for reuse */
+    iq_drop_at(o, cpu, (int)(e - o->cpus[cpu].iq));
 }
 
-static iqe_t *iq_add(order_t *o, ocpu_t *c, uint64_t line, uint64_t apply_at)
+static iqe_t *iq_add(order_t *o, int cpu, uint64_t line, uint64_t apply_at)
 {
+    ocpu_t *c = &o->cpus[cpu];
     if (c->niq == c->capiq) {
         int cap = c->capiq ? 2 * c->capiq : 8;
         c->iq = xrealloc(c->iq, sizeof *c->iq * (size_t)cap);
@@ -231,6 +265,7 @@ static iqe_t *iq_add(order_t *o, ocpu_t *c, uint64_t line, uint64_t apply_at)
         }
         c->capiq = cap;
     }
+    o->hasq[cpu / 64] |= 1ull << (cpu % 64);
     iqe_t *e = &c->iq[c->niq++];
     e->line = line;
     e->apply_at = apply_at;
@@ -250,43 +285,55 @@ static void iq_keep(iqe_t *e, maddr_t a, uint64_t old)
 
 static void drop_line_everywhere(order_t *o, uint64_t line)
 {
-    for (int r = 0; r < o->ncpus; r++) {
-        iqe_t *e = iq_find(&o->cpus[r], line);
-        if (e)
-            iq_drop(&o->cpus[r], e);
-    }
+    for (int w = 0; w < o->hw; w++)
+        for (uint64_t m = o->hasq[w]; m; m &= m - 1) {
+            int r = w * 64 + __builtin_ctzll(m);
+            iqe_t *e = iq_find(o, r, line);
+            if (e)
+                iq_drop(o, r, e);
+        }
 }
 
-/* Store e reaches mem at e->vis: the CPUs that held its line and have not
- * processed the invalidation by then keep a stale copy. */
+/* Store e reaches mem at e->vis: CPU r, if it held the line (h) and has not
+ * processed the invalidation by then, keeps a stale copy. */
+static void invalidate_one(order_t *o, const sbe_t *e, int r, int wn, const uint64_t *h,
+                           uint64_t old)
+{
+    ocpu_t *c = &o->cpus[r];
+    iqe_t *q = c->niq ? iq_find(o, r, e->line) : NULL;
+    if (q && q->apply_at <= e->vis) {
+        iq_drop(o, r, q);
+        q = NULL;
+    }
+    if (q) { /* already stale: it stays as it was */
+        iq_keep(q, e->a, old);
+        return;
+    }
+    if (!(h[r / 64] >> (r % 64) & 1))
+        return;
+    uint64_t arrival = e->issue + platform_node_lat(o->p, wn, o->p->cpu_node[r]) / 2;
+    if (c->flushed_at >= arrival)
+        return; /* processed before the store completed */
+    uint64_t at = arrival + o->q;
+    if (at < c->iq_last)
+        at = c->iq_last; /* the queue is processed in arrival order */
+    if (at <= e->vis)
+        return;
+    c->iq_last = at;
+    iq_keep(iq_add(o, r, e->line, at), e->a, old);
+}
+
+/* Only the holders and the CPUs with a queue are concerned: a walk of the
+ * two bitsets, O(CPUs / 64 + their number), in ascending order. */
 static void queue_invalidations(order_t *o, const sbe_t *e, const uint64_t *h, uint64_t old)
 {
     int wn = o->p->cpu_node[e->cpu];
-    for (int r = 0; r < o->ncpus; r++) {
-        if (r == e->cpu)
-            continue;
-        ocpu_t *c = &o->cpus[r];
-        iqe_t *q = iq_find(c, e->line);
-        if (q && q->apply_at <= e->vis) {
-            iq_drop(c, q);
-            q = NULL;
-        }
-        if (q) { /* already stale: it stays as it was */
-            iq_keep(q, e->a, old);
-            continue;
-        }
-        if (!(h[r / 64] >> (r % 64) & 1))
-            continue;
-        uint64_t arrival = e->issue + platform_node_lat(o->p, wn, o->p->cpu_node[r]) / 2;
-        if (c->flushed_at >= arrival)
-            continue; /* processed before the store completed */
-        uint64_t at = arrival + o->q;
-        if (at < c->iq_last)
-            at = c->iq_last; /* the queue is processed in arrival order */
-        if (at <= e->vis)
-            continue;
-        c->iq_last = at;
-        iq_keep(iq_add(o, c, e->line, at), e->a, old);
+    for (int w = 0; w < o->hw; w++) {
+        uint64_t m = h[w] | o->hasq[w];
+        if (e->cpu / 64 == w)
+            m &= ~(1ull << (e->cpu % 64));
+        for (; m; m &= m - 1)
+            invalidate_one(o, e, w * 64 + __builtin_ctzll(m), wn, h, old);
     }
 }
 
@@ -315,6 +362,8 @@ void order_settle(order_t *o, uint64_t t)
         sb_remove(&o->cpus[e->cpu], id);
         o->freel[o->nfree++] = id;
     }
+    if (t > o->floor && t != UINT64_MAX)
+        o->floor = t;
 }
 
 order_src_t order_load(order_t *o, int cpu, maddr_t a, uint64_t t, uint64_t *v)
@@ -332,9 +381,9 @@ order_src_t order_load(order_t *o, int cpu, maddr_t a, uint64_t t, uint64_t *v)
         return ORDER_FROM_BUFFER;
     }
     if (c->niq) {
-        iqe_t *e = iq_find(c, line_of(o, a));
+        iqe_t *e = iq_find(o, cpu, line_of(o, a));
         if (e && e->apply_at <= t) {
-            iq_drop(c, e);
+            iq_drop(o, cpu, e);
             e = NULL;
         }
         if (e) {
@@ -352,7 +401,7 @@ order_src_t order_load(order_t *o, int cpu, maddr_t a, uint64_t t, uint64_t *v)
 void order_process_queue(order_t *o, int cpu, uint64_t t)
 {
     ocpu_t *c = &o->cpus[cpu];
-    c->niq = 0;
+    iq_clear(o, cpu);
     if (t > c->flushed_at)
         c->flushed_at = t;
 }
@@ -387,9 +436,9 @@ void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t)
     uint64_t line = line_of(o, a);
     /* A CPU processes its queued invalidation of a line before it sends
      * any message about that line (McKenney's rule). */
-    iqe_t *e = iq_find(&o->cpus[cpu], line);
+    iqe_t *e = iq_find(o, cpu, line);
     if (e)
-        iq_drop(&o->cpus[cpu], e);
+        iq_drop(o, cpu, e);
     mem_holders(o->mem, a, o->scratch, (size_t)o->hw); /* every CPU but cpu */
     o->scratch[cpu / 64] &= ~(1ull << (cpu % 64));
 }
@@ -443,7 +492,11 @@ int order_line_quiet(const order_t *o, int cpu, maddr_t a)
     for (int k = 0; k < o->nheap; k++)
         if (o->pool[o->heap[k]].line == line)
             return 0;
-    return iq_find((ocpu_t *)&o->cpus[cpu], line) == NULL;
+    const ocpu_t *c = &o->cpus[cpu];
+    for (int k = 0; k < c->niq; k++) /* a dead entry is as good as gone */
+        if (c->iq[k].line == line && c->iq[k].apply_at > o->floor)
+            return 0;
+    return 1;
 }
 
 uint64_t order_peek(const order_t *o, maddr_t a)
@@ -459,7 +512,7 @@ uint64_t order_peek(const order_t *o, maddr_t a)
 
 void order_flush(order_t *o, int cpu)
 {
-    o->cpus[cpu].niq = 0;
+    iq_clear(o, cpu);
 }
 
 void order_counts(const order_t *o, uint64_t *stores, uint64_t *forwarded, uint64_t *stale)
