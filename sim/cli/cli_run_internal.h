@@ -7,6 +7,7 @@
 
 #include "cpu.h"
 #include "host.h"
+#include "loader.h"
 #include "native.h"
 #include "platform.h"
 #include "scenario.h"
@@ -19,12 +20,15 @@ typedef struct {
     scenario_t *s;
     platform_t **plats; /* [s->nplatforms] */
     const char *sweep_value;
+    loader_t **loaders; /* [s->nplatforms]: running loaders, or NULL */
+    int *left;          /* [s->nplatforms]: jobs of the platform not yet finished */
 } variant_t;
 
 typedef struct {
     int v, plat, cache, seedi;
     strategy_id_t strat;
     pid_t pid;
+    loader_t *loader; /* the job's parent, or NULL: a child of this process */
     FILE *out;
     /* results, read back from the child */
     uint64_t *cycles;
@@ -49,12 +53,20 @@ extern native_opts_t cli_run_native; /* --timeout */
  * look-ups. Returns 0, 1 (crash) or 2 (broken routes, message printed). */
 int cli_run_fetch_routes(platform_t *p);
 
-/* Runs job j in a child; its results go to j->out (a temporary file). With
- * po->dir, the child also writes the job's Paje trace into po->dir. */
-void cli_run_start_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po);
+/* Runs job js[k] in a child; its results go to its out (a temporary file).
+ * A simulated job without a trace file is forked from its platform's loader
+ * (loader.h), started at the platform's first job; others load their
+ * platform themselves. With po->dir, the child also writes the job's Paje
+ * trace into po->dir. Returns 0, or 1 or 2 when the loader could not start
+ * (printed). */
+int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt_t *po);
 
-/* Waits for job j; returns 0, 1 (crash) or 2 (user error from the child). */
-int cli_run_finish_job(job_t *j, const variant_t *vs);
+/* Waits for job j; returns 0, 1 (crash) or 2 (user error from the child).
+ * The platform's loader stops after its last job. */
+int cli_run_finish_job(job_t *j, variant_t *vs);
+
+/* Waits for job j after an error, its result unread. */
+void cli_run_reap_job(job_t *j, variant_t *vs);
 
 /* Runs every combination of the scenario file path (or those of slice
  * `slice` of `nslices`; slice < 0: all) and writes the CSV and resolved

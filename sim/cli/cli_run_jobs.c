@@ -88,20 +88,12 @@ static void paje_name(char *buf, size_t size, const paje_opt_t *po, const job_t 
              strategy_name(j->strat), cache_state_name(v->s->caches[j->cache]), sweep, seed);
 }
 
-/* Runs job j in a child; its results go to j->out (a temporary file). With
- * po->dir, SimGrid writes the trace to a temporary name, renamed once the
- * simulation returned: a trace under its final name is complete. */
-void cli_run_start_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
+/* Runs job j, in its own process, and exits; its results go to j->out.
+ * With po->dir, SimGrid writes the trace to a temporary name, renamed once
+ * the simulation returned: a trace under its final name is complete. */
+static void run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
 {
     variant_t *v = &vs[j->v];
-    j->out = tmpfile();
-    if (!j->out) {
-        perror("numasim: tmpfile");
-        exit(1);
-    }
-    j->pid = child_fork();
-    if (j->pid > 0)
-        return;
     run_t r;
     memset(&r, 0, sizeof r);
     r.s = v->s;
@@ -149,14 +141,81 @@ void cli_run_start_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
     _exit(ferror(j->out) ? 1 : 0);
 }
 
-/* Waits for job j; returns 0, 1 (crash) or 2 (user error from the child). */
-int cli_run_finish_job(job_t *j, const variant_t *vs)
+/* What a job forked by a loader needs: the jobs as they were when the loader
+ * started (loader.h). */
+static struct {
+    job_t *js;
+    variant_t *vs;
+    int trace;
+    const paje_opt_t *po;
+} g_ctx;
+
+static void loader_body(int k, int fd, void *ctx)
 {
-    int st = child_wait(j->pid);
+    (void)ctx;
+    job_t *j = &g_ctx.js[k];
+    j->out = fdopen(fd, "w");
+    if (!j->out)
+        _exit(1);
+    run_job(j, g_ctx.vs, g_ctx.trace, g_ctx.po);
+}
+
+int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt_t *po)
+{
+    job_t *j = &js[k];
+    variant_t *v = &vs[j->v];
+    j->out = tmpfile();
+    if (!j->out) {
+        perror("numasim: tmpfile");
+        exit(1);
+    }
+    if (!po->dir && !cli_run_host) {
+        if (!v->loaders[j->plat]) {
+            g_ctx.js = js;
+            g_ctx.vs = vs;
+            g_ctx.trace = trace;
+            g_ctx.po = po;
+            int rc;
+            v->loaders[j->plat] = loader_start(v->plats[j->plat], loader_body, NULL, &rc);
+            if (!v->loaders[j->plat])
+                return rc;
+        }
+        j->loader = v->loaders[j->plat];
+        j->pid = loader_fork(j->loader, k, fileno(j->out));
+        return 0;
+    }
+    j->pid = child_fork();
+    if (j->pid == 0)
+        run_job(j, vs, trace, po);
+    return 0;
+}
+
+/* Waits for j's process; when it was its platform's last job, stops the
+ * platform's loader. */
+static int wait_job(job_t *j, variant_t *vs)
+{
+    variant_t *v = &vs[j->v];
+    int st = j->pid < 0 ? -1 : j->loader ? loader_wait(j->loader, j->pid) : child_wait(j->pid);
+    if (--v->left[j->plat] == 0 && v->loaders[j->plat]) {
+        loader_stop(v->loaders[j->plat]);
+        v->loaders[j->plat] = NULL;
+    }
+    return st;
+}
+
+void cli_run_reap_job(job_t *j, variant_t *vs)
+{
+    wait_job(j, vs);
+}
+
+/* Waits for job j; returns 0, 1 (crash) or 2 (user error from the child). */
+int cli_run_finish_job(job_t *j, variant_t *vs)
+{
+    int st = wait_job(j, vs);
     const variant_t *v = &vs[j->v];
     wire_t w;
     rewind(j->out);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || fread(&w, sizeof w, 1, j->out) != 1) {
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || fread(&w, sizeof w, 1, j->out) != 1) {
         fprintf(stderr, "numasim: internal error: the simulation of %s on %s (%s, %s) %s\n",
                 v->s->name, v->plats[j->plat]->name, strategy_name(j->strat),
                 cache_state_name(v->s->caches[j->cache]), WIFSIGNALED(st) ? "crashed" : "failed");

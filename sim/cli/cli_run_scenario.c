@@ -224,6 +224,10 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
         }
         scenario_t *s = vs[k].s;
         vs[k].plats = calloc((size_t)s->nplatforms, sizeof *vs[k].plats);
+        vs[k].loaders = calloc((size_t)s->nplatforms, sizeof *vs[k].loaders);
+        vs[k].left = calloc((size_t)s->nplatforms, sizeof *vs[k].left);
+        if (!vs[k].plats || !vs[k].loaders || !vs[k].left)
+            abort();
         if (cli_run_host) { /* the host stands in for every platform, once */
             vs[k].plats[0] = host_platform(cli_run_host);
             if (run_check(s, vs[k].plats[0], &e) < 0) {
@@ -238,7 +242,7 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
             if (!vs[k].plats[i] || run_check(s, vs[k].plats[i], &e) < 0) {
                 fprintf(stderr, "%s\n", e.msg);
                 rc = ERR_EXIT;
-            } else if (!sliced) {
+            } else if (!sliced && po->dir) { /* else the platform's loader does it */
                 rc = cli_run_fetch_routes(vs[k].plats[i]);
             }
         }
@@ -285,7 +289,7 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
     /* A slice loads only the routes of the platforms it simulates. */
     for (int a = 0; a < njobs && rc == 0 && sliced; a++) {
         platform_t *p = vs[js[a].v].plats[js[a].plat];
-        if (part_slice_of(a, nslices) == slice && !p->node_lat)
+        if (part_slice_of(a, nslices) == slice && !p->node_lat && po->dir)
             rc = cli_run_fetch_routes(p);
     }
 
@@ -314,15 +318,20 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
     if (!mine)
         abort();
     for (int a = 0; a < njobs; a++)
-        if (!sliced || part_slice_of(a, nslices) == slice)
+        if (!sliced || part_slice_of(a, nslices) == slice) {
             mine[nmine++] = a;
+            vs[js[a].v].left[js[a].plat]++;
+        }
     int next = 0, done = 0, running = 0;
     int *slot = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *slot);
     while (rc == 0 && done < nmine) {
-        while (running < jobs && next < nmine) {
-            cli_run_start_job(&js[mine[next]], vs, trace, po);
-            slot[running++] = mine[next++];
+        while (rc == 0 && running < jobs && next < nmine) {
+            rc = cli_run_start_job(js, mine[next], vs, trace, po);
+            if (rc == 0)
+                slot[running++] = mine[next++];
         }
+        if (rc)
+            break;
         /* Finish in start order: keeps stderr (traces) in a stable order. */
         int jr = cli_run_finish_job(&js[slot[0]], vs);
         memmove(slot, slot + 1, sizeof *slot * (size_t)(running - 1));
@@ -332,9 +341,11 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
         if (jr)
             rc = jr;
     }
-    while (running > 0) { /* after an error: reap the rest */
-        child_wait(js[slot[--running]].pid);
-    }
+    while (running > 0) /* after an error: reap the rest */
+        cli_run_reap_job(&js[slot[--running]], vs);
+    for (int k = 0; k < nv; k++) /* after an error: loaders of jobs never started */
+        for (int i = 0; vs[k].s && i < vs[k].s->nplatforms; i++)
+            loader_stop(vs[k].loaders ? vs[k].loaders[i] : NULL);
     free(slot);
     free(mine);
     for (int a = 0; a < njobs && rc == 0; a++) {
@@ -409,6 +420,8 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
             for (int i = 0; i < vs[k].s->nplatforms; i++)
                 platform_free(vs[k].plats[i]);
         free(vs[k].plats);
+        free(vs[k].loaders);
+        free(vs[k].left);
         if (vs[k].s && vs[k].s != base)
             scenario_free(vs[k].s);
         free(owned[k]);

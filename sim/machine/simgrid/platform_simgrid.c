@@ -22,8 +22,13 @@
 XBT_LOG_NEW_CATEGORY(numasim, "numasim");
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(numasim_platform, numasim, "platform loading and routes");
 
+static const platform_t *g_booted; /* the platform this process loaded */
+
 void platform_boot(platform_t *p, const char *argv0)
 {
+    if (g_booted == p)
+        return; /* machine_preload did it, before this process forked */
+    g_booted = p;
     /* SimGrid's own chatter (config changes, end-of-run notes) is silenced;
      * --log on the command line is not offered: numasim has --trace. */
     char *argv[] = {(char *)argv0, "--log=root.thres:warning", "--log=xbt_cfg.thres:warning",

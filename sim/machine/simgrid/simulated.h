@@ -19,6 +19,12 @@
 int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
                 err_t *e);
 
+/* Loads platform p into this process's SimGrid engine and fills
+ * p->node_lat, running nothing: the children this process forks then run
+ * machine_run(p, ...) without parsing the platform again. Returns 0, or -1
+ * with e filled (broken routes). A Paje trace cannot be requested after it. */
+int machine_preload(platform_t *p, const char *argv0, err_t *e);
+
 /* Makes the next machine_run() of this process write a Paje trace into file
  * (NULL: none), covering the first `calls` measured calls (see cpu_call_begin
  * and paje.h). file must live until machine_run() returns. */
