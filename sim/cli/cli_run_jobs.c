@@ -117,6 +117,8 @@ static void run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
     err_t e = {{0}};
     wire_t w;
     memset(&w, 0, sizeof w);
+    if (!po->dir)
+        machine_exit_after(); /* run_job ends in _exit (a trace is closed at the end) */
     w.rc = run_one(&r, "numasim", &e);
     if (po->dir && (w.rc != 0 || rename(paje_tmp, paje_final) != 0)) {
         if (w.rc == 0) {

@@ -21,7 +21,13 @@
 #include <string.h>
 
 static machine_t *g_machine; /* the one machine of this process */
-static int g_paje_calls;     /* the window of a requested trace */
+static int g_no_teardown;    /* machine_exit_after() */
+
+void machine_exit_after(void)
+{
+    g_no_teardown = 1;
+}
+static int g_paje_calls; /* the window of a requested trace */
 
 void machine_request_paje(const char *file, int calls)
 {
@@ -124,6 +130,8 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     }
     if (rc == 0 && m->hooks && m->hooks->finish)
         m->hooks->finish(m, m->hooks->arg);
+    if (g_no_teardown)
+        return rc; /* the process exits: freeing would only cost time */
     for (int i = 0; i < m->n; i++) {
         gsl_rng_free(m->cpus[i].rng);
         sg_sem_destroy(m->cpus[i].sem);
