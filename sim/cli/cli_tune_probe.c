@@ -227,17 +227,20 @@ static double objective(ctx_t *T, const double *values, const tune_cell_t *cells
     return eval_probe(v, sim, T, e) < 0 ? -1 : tune_objective(sim, cells, T->ncells);
 }
 
+enum { NC_TOP = 40 }; /* the largest scan exponent: 2^40 lines */
+
 /* Footprints move the pause rows by steps: the simulated caches empty a
  * level at once when a footprint reaches its capacity, so the objective is
  * flat between steps and a simplex stops on the first flat. Before it, each
  * footprint is scanned alone (the others held), twice round: over x2 steps
- * from 1 to 2^15 lines, then finer steps around the best (down to x2^(1/16),
+ * from 1 to 2^top lines (top: 15, or more so that 2^top is twice the largest
+ * level, which a footprint may exceed), then finer steps around the best (down to x2^(1/16),
  * 4%), taking the middle of the best flat each time: the flat where every
  * row matches spans the values the pauses cannot tell apart, and its middle
  * is the estimate. Returns 0 (v updated) or -1. */
-static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, err_t *e)
+static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int top, err_t *e)
 {
-    enum { NC = 16 };
+    enum { NC = 64 };
     double *sim = calloc((size_t)T->ncells, sizeof *sim);
     int evals = 0;
     if (!sim)
@@ -252,7 +255,7 @@ static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, err_t 
             for (int step = round ? 2 : 0; step < (round ? 4 : 3); step++) {
                 int pass = round ? 2 : step;
                 double cand[NC], obj[NC], keep = v[i];
-                int n = pass == 0 ? NC : 9;
+                int n = pass == 0 ? top + 1 : 9;
                 for (int j = 0; j < n; j++) {
                     cand[j] = pass == 0 ? pow(2, j) : keep * pow(2, (j - 4) / pow(4, pass));
                     v[i] = cand[j];
@@ -298,8 +301,8 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
             if (!(init[i] > 0)) {
                 init[i] = FOOTPRINT_START;
                 /* stdout, with the fit's report: stderr is for the one-line error */
-                printf("note: %s is 0 in %s; the fit starts it at %g\n", T->names[i],
-                       T->platform, init[i]);
+                printf("note: %s is 0 in %s; the fit starts it at %g\n", T->names[i], T->platform,
+                       init[i]);
             }
         } else if (!(init[i] > 0)) {
             free(cells);
@@ -313,7 +316,11 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
     }
     memcpy(start, init, sizeof *start * (size_t)T->nparams);
     if (scan) {
-        if (scan_footprints(T, start, cells, e) < 0) {
+        int top = 15;
+        for (int l = 0; l < CACHE_NLEVELS; l++)
+            while (top < NC_TOP && pow(2, top) < 2.0 * (double)p->cache[l].bytes / p->line_bytes)
+                top++;
+        if (scan_footprints(T, start, cells, top, e) < 0) {
             free(cells);
             free(init);
             free(start);
