@@ -26,6 +26,8 @@
 
 typedef struct {
     uint64_t **set; /* [nsets]: `ways` tags, most recent first, 0 = empty; NULL until used */
+    uint32_t *used; /* [nsets]: the indexes of the sets allocated, in order */
+    uint32_t nused;
 } inst_t;
 
 typedef struct {
@@ -149,10 +151,10 @@ void hier_destroy(hier_t *h)
         if (!L->present)
             continue;
         for (int k = 0; k < L->ninst; k++) {
-            if (L->inst[k].set)
-                for (uint32_t s = 0; s < L->nsets; s++)
-                    free(L->inst[k].set[s]);
+            for (uint32_t u = 0; u < L->inst[k].nused; u++)
+                free(L->inst[k].set[L->inst[k].used[u]]);
             free(L->inst[k].set);
+            free(L->inst[k].used);
         }
         free(L->inst);
         free(L->inst_of);
@@ -173,10 +175,14 @@ static inline uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
         if (!create)
             return NULL;
         I->set = xcalloc(L->nsets, sizeof *I->set);
+        I->used = xcalloc(L->nsets, sizeof *I->used);
     }
-    uint64_t **s = &I->set[L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets];
-    if (__builtin_expect(!*s && create, 0))
+    uint32_t i = (uint32_t)(L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets);
+    uint64_t **s = &I->set[i];
+    if (__builtin_expect(!*s && create, 0)) {
         *s = xcalloc(L->ways, sizeof **s);
+        I->used[I->nused++] = i; /* a flush visits these only */
+    }
     return *s;
 }
 
@@ -318,10 +324,8 @@ void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag)
         int k = L->present ? L->inst_of[cpu] : 0;
         if (!L->present || L->first[k + 1] - L->first[k] > 1 || !L->inst[k].set)
             continue;
-        for (uint32_t s = 0; s < L->nsets; s++) {
-            uint64_t *set = L->inst[k].set[s];
-            if (!set)
-                continue;
+        for (uint32_t u = 0; u < L->inst[k].nused; u++) {
+            uint64_t *set = L->inst[k].set[L->inst[k].used[u]];
             uint32_t n = 0;
             for (uint32_t w = 0; w < L->ways && set[w]; w++)
                 if (keep && keep(ctx, set[w]))
