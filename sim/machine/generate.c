@@ -258,7 +258,7 @@ static void write_header(FILE *f, const gen_tree_t *t, const char *name, const c
                 "     and one zone per top router above them, so that route look-ups stay cheap.\n",
                 t->nzones, t->zone_level, t->zone_level);
     fprintf(f, "\n"
-               "     Units (numasim convention, see README): one simulated second is one CPU\n"
+               "     Units (numasim convention, see docs/platforms.md): one simulated second is one CPU\n"
                "     cycle. Hosts have speed 1f; link latencies are ONE-WAY cycles written\n"
                "     \"Ns\"; numasim doubles a route's latency into the round trip it adds to a\n"
                "     remote miss. Memory-model figures below are in cycles at 1.5 GHz. -->\n");

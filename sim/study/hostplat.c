@@ -520,7 +520,7 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
     fprintf(f, "     Origins of the values: hwloc, the probe file, or a default (README,\n"
                "     \"Describing this host\"; docs/hardware-sources.md, \"The development\n"
                "     host\", which gives each default's measurement or estimate).\n\n"
-               "     Units (numasim convention, see README): one simulated second is one CPU\n"
+               "     Units (numasim convention, see docs/platforms.md): one simulated second is one CPU\n"
                "     cycle. Hosts have speed 1f; link latencies are ONE-WAY cycles written\n"
                "     \"Ns\"; numasim doubles a route's latency into the round trip it adds. -->\n");
     fprintf(f, "<platform version=\"4.1\">\n  <zone id=\"%s\" routing=\"Dijkstra\">\n", name);
