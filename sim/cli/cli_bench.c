@@ -257,6 +257,7 @@ int cli_bench(int argc, char **argv)
     int o, no_scaling = 0, native = 0;
     const char *native_cpus = NULL;
     long hz = 1000;
+    int hz_set = 0;
     optind = 1;
     while ((o = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         if (o == 'o')
@@ -277,6 +278,7 @@ int cli_bench(int argc, char **argv)
                         optarg);
                 return ERR_EXIT;
             }
+            hz_set = 1;
         } else if (o == 'h') {
             bench_usage(stdout);
             return 0;
@@ -287,6 +289,11 @@ int cli_bench(int argc, char **argv)
     }
     if (optind != argc) {
         bench_usage(stderr);
+        return ERR_EXIT;
+    }
+    if (!native && (native_cpus || hz_set)) {
+        fprintf(stderr, "numasim bench: %s applies to --native only\n",
+                native_cpus ? "--cpus" : "--hz");
         return ERR_EXIT;
     }
     err_t e = {{0}};

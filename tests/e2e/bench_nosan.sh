@@ -31,6 +31,16 @@ run bench --paper "$tmp/paper.ini" --scaling "$tmp/scale.ini" -o "$tmp/no/such/d
 check_user_error "unwritable -o" "$tmp/no/such/dir/b.csv"
 [ -z "$out" ] || fail "unwritable -o: the benchmark ran anyway: $out"
 
+grep -q '^start-up of a numasim process (exec, dynamic linking): [0-9.]* s' <<<"$(
+    "$numasim" bench --paper "$tmp/paper.ini" --no-scaling 2>&1)" || fail "no start-up line"
+
+# --cpus and --hz belong to --native: one line, exit 2
+for opt in "--cpus 0" "--hz 100"; do
+    run bench $opt --no-scaling
+    [ "$rc" -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -q "native" <<<"$err" ||
+        fail "bench $opt without --native: exit $rc, '$err'"
+done
+
 if [ "$fails" -ne 0 ]; then
     echo "e2e bench: $fails check(s) failed" >&2
     exit 1
