@@ -33,35 +33,31 @@ typedef struct {
     pid_t pid;
 } req_t;
 
-/* Whole reads and writes on a pipe; 0, or -1 (EOF or error). */
-static int put(int fd, const void *buf, size_t n)
+/* A whole write (out) or read of n bytes on a pipe; 0, or -1 (EOF or
+ * error). */
+static int move(int fd, void *buf, size_t n, int out)
 {
-    const char *b = buf;
+    char *b = buf;
     while (n) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0 && errno == EINTR)
+        ssize_t k = out ? write(fd, b, n) : read(fd, b, n);
+        if (k < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
+        if (k <= 0)
             return -1;
-        b += w;
-        n -= (size_t)w;
+        b += k;
+        n -= (size_t)k;
     }
     return 0;
 }
 
+static int put(int fd, const void *buf, size_t n)
+{
+    return move(fd, (void *)buf, n, 1);
+}
+
 static int get(int fd, void *buf, size_t n)
 {
-    char *b = buf;
-    while (n) {
-        ssize_t r = read(fd, b, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        b += r;
-        n -= (size_t)r;
-    }
-    return 0;
+    return move(fd, buf, n, 0);
 }
 
 /* In a job, just forked by the loader: dies with the loader, drops the
