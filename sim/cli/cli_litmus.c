@@ -18,7 +18,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: numasim litmus [--runs N] [--platform FILE.xml] [--seed N]\n"
-               "                      [--set NAME=VALUE]... TEST.litmus...\n"
+               "                      [--cpus LIST] [--set NAME=VALUE]... TEST.litmus...\n"
                "       numasim litmus --native [--cpus LIST] [--runs N] TEST.litmus...\n"
                "\n"
                "Runs each litmus test (the C format of the Linux kernel memory model,\n"
@@ -33,8 +33,10 @@ static void usage(FILE *f)
                "                    its memory_model (sc, tso, weak) decides what may show\n"
                "  --set NAME=VALUE  override a platform property, e.g. memory_model=tso\n"
                "  --seed N          seeds the start offsets and the jitter (default 1)\n"
-               "  --native          run on this host: process i on the i-th CPU of --cpus\n"
-               "  --cpus LIST       with --native: host CPUs, e.g. 0,2-3 (default: all)\n"
+               "  --cpus LIST       the CPUs, e.g. 0,2-3: process i runs on the i-th of them\n"
+               "                    in ascending order (default: simulated, spread evenly\n"
+               "                    over the platform's CPUs; native, all the host's)\n"
+               "  --native          run on this host's CPUs instead of a simulated platform\n"
                "\n"
                "Exit code 0, or 2 for bad input (one line FILE:LINE: message).\n");
 }
@@ -95,9 +97,12 @@ int cli_litmus(int argc, char **argv)
         fprintf(stderr, "numasim litmus: no test given (see --help)\n");
         return 2;
     }
-    if (o.cpus && !o.native) {
-        fprintf(stderr, "--cpus: only with --native\n");
-        return 2;
+    if (o.cpus && !o.native) { /* the syntax now; the platform's range in the run */
+        int first, highest;
+        if (litmus_parse_cpus(o.cpus, &first, 1, &highest, &e) < 0) {
+            fprintf(stderr, "%s\n", e.msg);
+            return 2;
+        }
     }
     char *platform = NULL; /* a file, or a name looked up as run does (cli_find) */
     if (!o.native) {

@@ -116,9 +116,16 @@ typedef struct {
     const char *set[16];  /* "NAME=VALUE" platform overrides */
     int nset;
     int native;
-    const char *cpus; /* native: host CPUs, NULL for all */
+    const char *cpus; /* the CPUs (native: host CPUs), a list like "0,2-3"; NULL:
+                       * simulated, spread over the platform; native, all */
     const char *argv0;
 } lit_opts_t;
+
+/* Parses a CPU list like "0,2-3" (--cpus) into its CPUs in ascending
+ * order, each once: the first max of them into cpus, the highest into
+ * *highest. Returns how many there are (all of them, even past max), or -1
+ * with e filled (one line, "--cpus: ..."). */
+int litmus_parse_cpus(const char *list, int *cpus, int max, int *highest, err_t *e);
 
 /* Runs t opts->runs times and fills h (free with litmus_hist_free).
  * Returns 0, or -1 with e filled. One simulated machine per call (SimGrid:

@@ -2,9 +2,10 @@
  *
  * All runs share one machine (SimGrid allows one engine per process): they
  * are rounds of one machine_run. Process Pi runs on CPU i * ncpus / nprocs
- * (spread over the nodes, so that its stores cross the machine); each
- * shared variable has a line of its own, homed on the node of the process
- * of the same rank. A round:
+ * (spread over the nodes, so that its stores cross the machine), or on the
+ * i-th CPU of --cpus in ascending order (as natively); each shared variable
+ * has a line of its own, homed on the node of the process of the same rank.
+ * A round:
  *
  *   1. every CPU waits (idles, looking at the round counter between steps)
  *      until the last CPU of the previous round opens this one, then runs
@@ -51,6 +52,7 @@ typedef struct {
     int64_t regs[LIT_MAXPROC][LIT_MAXREG];
     uint64_t window, start;
     uint64_t offset[LIT_MAXPROC];
+    int cpu_list[LIT_MAXPROC], ncpu_list; /* --cpus, simulated */
     int uses[LIT_MAXPROC][LIT_MAXVAR];    /* P's code touches the variable */
     int preload[LIT_MAXPROC][LIT_MAXVAR]; /* this round: read it first */
     gsl_rng *rng;
@@ -251,7 +253,7 @@ static void sim_setup(machine_t *m, void *arg)
                 (uint64_t)(p->costs.mem_local_cycles + maxlat + p->costs.remote_dirty_cycles + 0.5);
     machine_set_jitter(m, (uint32_t)(p->costs.mem_local_cycles + 0.5), R->o->seed);
     for (int i = 0; i < n; i++)
-        R->cpu_of[i] = i * p->ncpus / n;
+        R->cpu_of[i] = R->ncpu_list ? R->cpu_list[i] : i * p->ncpus / n;
     for (int v = 0; v < R->t->nvars; v++)
         R->addr[v] = machine_alloc(m, p->cpu_node[R->cpu_of[v % n]], 8);
     for (int i = 0; i < n; i++)
@@ -306,6 +308,47 @@ static void native_setup(machine_t *m, void *arg)
         machine_set_program(m, i, native_prog, (void *)(intptr_t)i);
 }
 
+int litmus_parse_cpus(const char *list, int *cpus, int max, int *highest, err_t *e)
+{
+    enum { MAXCPU = 65536 };
+    unsigned char *set = calloc(MAXCPU / 8, 1);
+    char *copy = strdup(list), *save = NULL;
+    if (!set || !copy)
+        abort();
+    int rc = 0;
+    if (!*list)
+        rc = err_set(e, NULL, 0, "--cpus: expected a list like 0,2-3, not '%s'", list);
+    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+        long lo, hi;
+        char *dash = strchr(tok, '-');
+        if (dash)
+            *dash = 0;
+        if (err_parse_long(tok, &lo) < 0 || (dash && err_parse_long(dash + 1, &hi) < 0) || lo < 0) {
+            rc = err_set(e, NULL, 0, "--cpus: expected a list like 0,2-3, not '%s'", list);
+            break;
+        }
+        if (!dash)
+            hi = lo;
+        if (hi < lo || hi >= MAXCPU) {
+            rc = err_set(e, NULL, 0, "--cpus: bad range in '%s'", list);
+            break;
+        }
+        for (long c = lo; c <= hi; c++)
+            set[c / 8] |= (unsigned char)(1u << (c % 8));
+    }
+    int n = 0;
+    for (int c = 0; c < MAXCPU && rc == 0; c++)
+        if (set[c / 8] >> (c % 8) & 1) {
+            if (n < max)
+                cpus[n] = c;
+            *highest = c;
+            n++;
+        }
+    free(copy);
+    free(set);
+    return rc < 0 ? -1 : n;
+}
+
 int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
 {
     memset(h, 0, sizeof *h);
@@ -343,17 +386,25 @@ int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
             ov[i].value = eq + 1;
         }
         platform_t *p = platform_read(o->platform, ov, o->nset, e);
-        if (!p) {
+        int hi = 0;
+        if (p && o->cpus)
+            R->ncpu_list = litmus_parse_cpus(o->cpus, R->cpu_list, LIT_MAXPROC, &hi, e);
+        if (!p || R->ncpu_list < 0) {
             rc = -1;
+        } else if (o->cpus && hi >= p->ncpus) {
+            rc = err_set(e, NULL, 0, "--cpus: CPU %d is not on platform %s (it has CPUs 0..%d)", hi,
+                         p->name, p->ncpus - 1);
+        } else if (o->cpus && R->ncpu_list < t->nprocs) {
+            rc = err_set(e, NULL, 0, "--cpus: test %s needs %d CPUs, '%s' gives %d", t->name,
+                         t->nprocs, o->cpus, R->ncpu_list);
         } else if (p->ncpus < t->nprocs) {
             rc = err_set(e, o->platform, 0, "test %s needs %d CPUs, the platform has %d", t->name,
                          t->nprocs, p->ncpus);
-            platform_free(p);
         } else {
             machine_hooks_t hooks = {sim_setup, NULL, R};
             rc = machine_run(p, o->argv0, o->seed, &hooks, e);
-            platform_free(p);
         }
+        platform_free(p);
     }
     gsl_rng_free(R->rng);
     free(R);

@@ -78,8 +78,23 @@ P0(int *x) { WRITE_ONCE(*x, 1);
 
 run litmus --runs 0 "$src/litmus/SB.litmus"
 [ "$rc" -eq 2 ] || fail "--runs 0: exit $rc"
-run litmus --cpus 0 "$src/litmus/SB.litmus"
-[ "$rc" -eq 2 ] || fail "--cpus without --native: exit $rc"
+# --cpus on a simulated platform: its syntax before any run, then its CPUs
+# against the platform's and the test's processes
+cpus_bad() { # WHAT PATTERN ARGS...
+    local what=$1 pat=$2
+    shift 2
+    run litmus --runs 10 "$@"
+    check_user_error "$what"
+    [ -z "$out" ] || fail "$what: printed on stdout: $out"
+    printf '%s' "$err" | grep -qE -- "$pat" || fail "$what: error does not say /$pat/: $err"
+}
+cpus_bad "--cpus 0-x" "^--cpus: expected a list like 0,2-3, not '0-x'" --cpus 0-x "$src/litmus/SB.litmus"
+cpus_bad "--cpus ''" "^--cpus: expected a list" --cpus "" "$src/litmus/SB.litmus"
+cpus_bad "--cpus 3-1" "^--cpus: bad range in '3-1'" --cpus 3-1 "$src/litmus/SB.litmus"
+cpus_bad "--cpus 0,32 on numa32" "^--cpus: CPU 32 is not on platform numa32 \\(it has CPUs 0..31\\)" \
+    --platform "$src/platforms/numa32.xml" --cpus 0,32 "$src/litmus/SB.litmus"
+cpus_bad "--cpus 0 for a 2-process test" "^--cpus: test SB needs 2 CPUs, '0' gives 1" \
+    --platform "$src/platforms/smp4.xml" --cpus 0 "$src/litmus/SB.litmus"
 run litmus "$tmp/missing.litmus"
 [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "missing file: $rc $err"
 run litmus --platform "$src/platforms/smp4.xml" --set memory_model=psychic "$src/litmus/SB.litmus"
