@@ -308,35 +308,20 @@ static void native_setup(machine_t *m, void *arg)
         machine_set_program(m, i, native_prog, (void *)(intptr_t)i);
 }
 
+enum { MAXCPU = 65536 };
+
+static int add_cpu(long c, void *set)
+{
+    ((unsigned char *)set)[c / 8] |= (unsigned char)(1u << (c % 8));
+    return 0;
+}
+
 int litmus_parse_cpus(const char *list, int *cpus, int max, int *highest, err_t *e)
 {
-    enum { MAXCPU = 65536 };
     unsigned char *set = calloc(MAXCPU / 8, 1);
-    char *copy = strdup(list), *save = NULL;
-    if (!set || !copy)
+    if (!set)
         abort();
-    int rc = 0;
-    if (!*list)
-        rc = err_set(e, NULL, 0, "--cpus: expected a list like 0,2-3, not '%s'", list);
-    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
-        long lo, hi;
-        char *dash = strchr(tok, '-');
-        if (dash)
-            *dash = 0;
-        if (err_parse_long(tok, &lo) < 0 || (dash && err_parse_long(dash + 1, &hi) < 0) || lo < 0) {
-            rc = err_set(e, NULL, 0, "--cpus: expected a list like 0,2-3, not '%s'", list);
-            break;
-        }
-        if (!dash)
-            hi = lo;
-        if (hi < lo || hi >= MAXCPU) {
-            rc = err_set(e, NULL, 0, "--cpus: bad range in '%s'", list);
-            break;
-        }
-        for (long c = lo; c <= hi; c++)
-            set[c / 8] |= (unsigned char)(1u << (c % 8));
-    }
-    int n = 0;
+    int rc = err_parse_cpus(list, add_cpu, set, e), n = 0;
     for (int c = 0; c < MAXCPU && rc == 0; c++)
         if (set[c / 8] >> (c % 8) & 1) {
             if (n < max)
@@ -344,7 +329,6 @@ int litmus_parse_cpus(const char *list, int *cpus, int max, int *highest, err_t 
             *highest = c;
             n++;
         }
-    free(copy);
     free(set);
     return rc < 0 ? -1 : n;
 }

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int err_set(err_t *e, const char *file, int line, const char *fmt, ...)
 {
@@ -54,4 +55,32 @@ int err_parse_long(const char *s, long *out)
         return -1;
     *out = v;
     return 0;
+}
+
+int err_parse_cpus(const char *list, int (*add)(long cpu, void *ctx), void *ctx, err_t *e)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        abort();
+    int rc = *list ? 0 : err_set(e, NULL, 0, "--cpus: expected a list like 0,2-3, not '%s'", list);
+    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+        long lo, hi;
+        char *dash = strchr(tok, '-');
+        if (dash)
+            *dash = 0;
+        if (err_parse_long(tok, &lo) < 0 || (dash && err_parse_long(dash + 1, &hi) < 0) || lo < 0) {
+            rc = err_set(e, NULL, 0, "--cpus: expected a list like 0,2-3, not '%s'", list);
+            break;
+        }
+        if (!dash)
+            hi = lo;
+        if (hi < lo || hi > 65535) {
+            rc = err_set(e, NULL, 0, "--cpus: bad range in '%s'", list);
+            break;
+        }
+        for (long c = lo; c <= hi && rc == 0; c++)
+            rc = add(c, ctx);
+    }
+    free(copy);
+    return rc;
 }

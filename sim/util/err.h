@@ -23,4 +23,11 @@ int err_set(err_t *e, const char *file, int line, const char *fmt, ...)
 int err_parse_double(const char *s, double *out);
 int err_parse_long(const char *s, long *out);
 
+/* Parses a CPU list such as "0,2-3" (the --cpus options), calling
+ * add(cpu, ctx) for each CPU in the order written; add returns 0, or -1
+ * (with e filled) to stop. Returns 0, or -1 with e filled: "--cpus:
+ * expected a list like 0,2-3, not 'LIST'", "--cpus: bad range in 'LIST'"
+ * (CPUs 0 to 65535), or add's message. */
+int err_parse_cpus(const char *list, int (*add)(long cpu, void *ctx), void *ctx, err_t *e);
+
 #endif

@@ -51,41 +51,32 @@ static double measure_mhz(void)
     return (double)(long)((double)(c1 - c0) / ns * 1e4 + 0.5) / 10.0;
 }
 
+typedef struct {
+    hwloc_const_bitmap_t allowed;
+    hwloc_bitmap_t set;
+    err_t *e;
+} cpus_ctx_t;
+
+static int add_cpu(long c, void *ctx)
+{
+    cpus_ctx_t *x = ctx;
+    if (!hwloc_bitmap_isset(x->allowed, (unsigned)c)) {
+        char *s = NULL;
+        hwloc_bitmap_list_asprintf(&s, x->allowed);
+        err_set(x->e, NULL, 0, "--cpus: CPU %ld is not available on this host (it has %s)", c,
+                s ? s : "?");
+        free(s);
+        return -1;
+    }
+    hwloc_bitmap_set(x->set, (unsigned)c);
+    return 0;
+}
+
 /* Parses "0,2-3" into set; returns 0 or -1 with e. */
 static int parse_cpus(const char *list, hwloc_const_bitmap_t allowed, hwloc_bitmap_t set, err_t *e)
 {
-    char *copy = xstrdup(list), *save = NULL;
-    int rc = 0;
-    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
-        long lo, hi;
-        char *dash = strchr(tok, '-');
-        if (dash)
-            *dash = 0;
-        if (err_parse_long(tok, &lo) < 0 || (dash && err_parse_long(dash + 1, &hi) < 0) || lo < 0) {
-            rc = err_set(e, NULL, 0, "--cpus: expected a list like 0,2-3, not '%s'", list);
-            break;
-        }
-        if (!dash)
-            hi = lo;
-        if (hi < lo || hi > 65535) {
-            rc = err_set(e, NULL, 0, "--cpus: bad range in '%s'", list);
-            break;
-        }
-        for (long c = lo; c <= hi; c++) {
-            if (!hwloc_bitmap_isset(allowed, (unsigned)c)) {
-                char *s = NULL;
-                hwloc_bitmap_list_asprintf(&s, allowed);
-                rc =
-                    err_set(e, NULL, 0, "--cpus: CPU %ld is not available on this host (it has %s)",
-                            c, s ? s : "?");
-                free(s);
-                break;
-            }
-            hwloc_bitmap_set(set, (unsigned)c);
-        }
-    }
-    free(copy);
-    return rc;
+    cpus_ctx_t x = {allowed, set, e};
+    return err_parse_cpus(list, add_cpu, &x, e);
 }
 
 static int line_size(hwloc_topology_t t)
