@@ -40,8 +40,10 @@ static void check_test(const litmus_t *t)
             const lit_insn_t *in = &P->code[k];
             if (in->op <= LI_UNLOCK && in->op != LI_FENCE)
                 check(in->var >= 0 && in->var < t->nvars, "bad variable");
-            if (in->op == LI_LOAD || in->op == LI_ASSIGN)
+            if (in->op == LI_ASSIGN)
                 check(in->reg >= 0 && in->reg < P->nregs, "bad register");
+            if (in->op == LI_LOAD) /* -1: a bare READ_ONCE(*x); drops the value */
+                check(in->reg >= -1 && in->reg < P->nregs, "bad register");
             if (in->op == LI_JZ || in->op == LI_JMP)
                 check(in->target > k && in->target <= P->ncode, "bad jump");
         }

@@ -130,7 +130,8 @@ static void interpret(lrun_t *R, cpu_t *c, int p)
         switch (in->op) {
         case LI_LOAD:
             v = in->order == CPU_ACQUIRE ? cpu_read_acquire(c, a) : cpu_read(c, a);
-            regs[in->reg] = (int64_t)v;
+            if (in->reg >= 0) /* a bare READ_ONCE(*x); drops its value */
+                regs[in->reg] = (int64_t)v;
             break;
         case LI_STORE:
             v = (uint64_t)litmus_eval(t, in->e1, regs);

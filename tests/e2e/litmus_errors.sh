@@ -100,6 +100,10 @@ run litmus "$tmp/missing.litmus"
 run litmus --platform "$src/platforms/smp4.xml" --set memory_model=psychic "$src/litmus/SB.litmus"
 [ "$rc" -eq 2 ] && printf '%s' "$err" | grep -q "memory_model" || fail "bad model: $rc $err"
 [ -z "$out" ] || fail "bad model: printed on stdout: $out"
+# a bare READ_ONCE(*x); drops its value (the fuzzer's find: it was written
+# to register -1)
+run litmus --runs 10 --platform "$src/platforms/smp4.xml" "$src/tests/regress/litmus/bare-read-once"
+[ "$rc" -eq 0 ] && grep -q '^Observation SB+locks ' <<<"$out" || fail "bare READ_ONCE: $rc $err"
 run litmus --help
 [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q "Observation" || fail "--help: $rc"
 exit $((fails > 0))
