@@ -145,21 +145,21 @@ static void run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
 
 /* What a job forked by a loader needs: the jobs as they were when the loader
  * started (loader.h). */
-static struct {
+typedef struct {
     job_t *js;
     variant_t *vs;
     int trace;
     const paje_opt_t *po;
-} g_ctx;
+} jobs_ctx_t;
 
 static void loader_body(int k, int fd, void *ctx)
 {
-    (void)ctx;
-    job_t *j = &g_ctx.js[k];
+    const jobs_ctx_t *x = ctx;
+    job_t *j = &x->js[k];
     j->out = fdopen(fd, "w");
     if (!j->out)
         _exit(1);
-    run_job(j, g_ctx.vs, g_ctx.trace, g_ctx.po);
+    run_job(j, x->vs, x->trace, x->po);
 }
 
 int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt_t *po)
@@ -173,12 +173,10 @@ int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt
     }
     if (!po->dir && !cli_run_host) {
         if (!v->loaders[j->plat]) {
-            g_ctx.js = js;
-            g_ctx.vs = vs;
-            g_ctx.trace = trace;
-            g_ctx.po = po;
+            static jobs_ctx_t x; /* the loader's copy of this process holds it */
+            x = (jobs_ctx_t){js, vs, trace, po};
             int rc;
-            v->loaders[j->plat] = loader_start(v->plats[j->plat], loader_body, NULL, &rc);
+            v->loaders[j->plat] = loader_start(v->plats[j->plat], loader_body, &x, &rc);
             if (!v->loaders[j->plat])
                 return rc;
         }
