@@ -46,11 +46,11 @@ static void sim_state_pop(cpu_t *c);
 
 static void heap_swap(machine_t *m, int i, int j)
 {
-    int a = m->heap[i], b = m->heap[j];
-    m->heap[i] = b;
+    heapent_t a = m->heap[i];
+    m->heap[i] = m->heap[j];
     m->heap[j] = a;
-    m->pos[b] = i;
-    m->pos[a] = j;
+    m->pos[m->heap[i].cpu] = i;
+    m->pos[a.cpu] = j;
 }
 
 /* Sets cpu's key: sifts up when it fell (a spinner woken early), down
@@ -58,20 +58,20 @@ static void heap_swap(machine_t *m, int i, int j)
 static void heap_raise(machine_t *m, int cpu, uint64_t key)
 {
     int i = m->pos[cpu];
-    int fell = key < m->key[cpu];
-    m->key[cpu] = key;
+    int fell = key < m->heap[i].key;
+    m->heap[i].key = key;
     while (fell && i > 0) {
         int up = (i - 1) / 2;
-        if (m->key[m->heap[up]] <= key)
+        if (m->heap[up].key <= key)
             return;
         heap_swap(m, i, up);
         i = up;
     }
     for (;;) {
         int l = 2 * i + 1, r = l + 1, s = i;
-        if (l < m->n && m->key[m->heap[l]] < m->key[m->heap[s]])
+        if (l < m->n && m->heap[l].key < m->heap[s].key)
             s = l;
-        if (r < m->n && m->key[m->heap[r]] < m->key[m->heap[s]])
+        if (r < m->n && m->heap[r].key < m->heap[s].key)
             s = r;
         if (s == i)
             return;
@@ -84,9 +84,9 @@ static void heap_raise(machine_t *m, int cpu, uint64_t key)
  * and (when wait) blocks until the baton comes back. */
 static void pass_baton(machine_t *m, cpu_t *c, int wait)
 {
-    int next = m->heap[0];
+    int next = m->heap[0].cpu;
     m->switches++;
-    if (next != c->id && m->key[next] != UINT64_MAX)
+    if (next != c->id && m->heap[0].key != UINT64_MAX)
         sg_sem_release(m->cpus[next].sem);
     else if (wait) {
         fprintf(stderr, "numasim: every CPU waits for another: the simulation cannot go on\n");
@@ -109,7 +109,7 @@ static void sync_step(cpu_t *c)
     if (m->always_yield) {
         m->switches++;
         sg_actor_sleep_until((double)key);
-    } else if (m->heap[0] != c->id) {
+    } else if (m->heap[0].cpu != c->id) {
         pass_baton(m, c, 1);
     }
 }
@@ -520,7 +520,7 @@ static void fast_forward(cpu_t *c, maddr_t a)
     c->watching = 1;
     m->watchers[m->nwatch++] = c->id;
     heap_raise(m, c->id, wake == UINT64_MAX ? UINT64_MAX : key_of(m, wake, c->id));
-    if (m->heap[0] != c->id)
+    if (m->heap[0].cpu != c->id)
         pass_baton(m, c, 1);
     else if (wake == UINT64_MAX)
         pass_baton(m, c, 1); /* nobody else can run: pass_baton reports it */

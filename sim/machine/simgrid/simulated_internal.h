@@ -35,6 +35,11 @@ typedef struct {
     uint64_t lines; /* 0: the platform gives it no code */
 } sim_code_t;
 
+typedef struct {
+    uint64_t key;
+    int cpu;
+} heapent_t;
+
 struct machine {
     const machine_ops_t *ops; /* first: see machine_backend.h */
     platform_t *p;
@@ -42,9 +47,9 @@ struct machine {
     int n;
     cpu_t *cpus;
     int kshift;
-    uint64_t limit; /* first cycle that cannot be keyed exactly */
-    int *heap, *pos;
-    uint64_t *key;
+    uint64_t limit;  /* first cycle that cannot be keyed exactly */
+    heapent_t *heap; /* next keys, a min-heap: the key beside its CPU, one load to compare */
+    int *pos;        /* [cpu]: its index in heap */
     uint64_t tick_period, tick_offset;
     cpu_fn tick_fn;
     void *tick_arg;

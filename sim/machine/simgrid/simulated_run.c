@@ -70,7 +70,7 @@ static void boot_main(int argc, char **argv)
         sg_actor_start(a, sim_cpu_main, 0, NULL);
     }
     if (!m->always_yield)
-        sg_sem_release(m->cpus[m->heap[0]].sem); /* CPU 0 starts with the baton */
+        sg_sem_release(m->cpus[m->heap[0].cpu].sem); /* CPU 0 starts with the baton */
 }
 
 int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
@@ -91,11 +91,10 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         m->kshift++;
     m->limit = 1ull << (53 - m->kshift);
     m->cpus = calloc((size_t)m->n, sizeof *m->cpus);
-    m->heap = malloc(sizeof(int) * (size_t)m->n);
+    m->heap = malloc(sizeof *m->heap * (size_t)m->n);
     m->pos = malloc(sizeof(int) * (size_t)m->n);
-    m->key = malloc(sizeof(uint64_t) * (size_t)m->n);
     m->watchers = malloc(sizeof(int) * (size_t)m->n);
-    if (!m->cpus || !m->heap || !m->pos || !m->key || !m->watchers)
+    if (!m->cpus || !m->heap || !m->pos || !m->watchers)
         abort();
     for (int i = 0; i < m->n; i++) {
         cpu_t *c = &m->cpus[i];
@@ -105,9 +104,8 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         c->m = m;
         c->rng = gsl_rng_alloc(gsl_rng_taus2);
         gsl_rng_set(c->rng, seed * 1000003ul + (unsigned long)i + 1);
-        m->heap[i] = i;
+        m->heap[i] = (heapent_t){.key = (uint64_t)i, .cpu = i};
         m->pos[i] = i;
-        m->key[i] = (uint64_t)i;
         c->sem = sg_sem_init(0);
     }
     /* The reference scheduler, for checking the fast one on whole scenarios. */
@@ -144,7 +142,6 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     free(m->cpus);
     free(m->heap);
     free(m->pos);
-    free(m->key);
     free(m);
     g_machine = NULL;
     return rc;
