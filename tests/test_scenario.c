@@ -90,6 +90,7 @@ START_TEST(test_full_file)
          "ops_per_tick = 2.5\n"
          "timers_per_cpu = 16\n"
          "del_fraction = 0.25\n"
+         "sync_fraction = 0.125\n"
          "on_caller = yes\n"
          "[function]\n"
          "   cycles = 1234\n" /* indented: not a continuation line */
@@ -139,6 +140,7 @@ START_TEST(test_full_file)
     ck_assert_double_eq(s->ops_per_tick, 2.5);
     ck_assert_int_eq(s->timers_per_cpu, 16);
     ck_assert_double_eq(s->del_fraction, 0.25);
+    ck_assert_double_eq(s->sync_fraction, 0.125);
     ck_assert_int_eq(s->on_caller, 1);
     ck_assert(s->fn_cycles == 1234);
     ck_assert_int_eq(s->fn_rearm, 1);
@@ -194,6 +196,7 @@ START_TEST(test_defaults)
     ck_assert_double_eq(s->ops_per_tick, 0);
     ck_assert_int_eq(s->timers_per_cpu, 8);
     ck_assert_double_eq(s->del_fraction, 0.5);
+    ck_assert_double_eq(s->sync_fraction, 0);
     ck_assert_int_eq(s->on_caller, 0);
     ck_assert(s->fn_cycles == 1000);
     ck_assert_int_eq(s->fn_rearm, 0);
@@ -206,7 +209,7 @@ START_TEST(test_defaults)
     ck_assert(s->overlap_second_cycles == 100000);
 
     /* the resolved list: every key, in table order, with its origin */
-    ck_assert_int_eq(s->nresolved, 37);
+    ck_assert_int_eq(s->nresolved, 38);
     ck_assert_str_eq(s->resolved[0].key, "scenario.name");
     ck_assert_str_eq(s->resolved[s->nresolved - 1].key, "overlap.second_cycles");
     const char *o;
@@ -232,7 +235,7 @@ START_TEST(test_defaults)
     int lines = 0;
     for (char *c = out; *c; c++)
         lines += *c == '\n';
-    ck_assert_int_eq(lines, 37);
+    ck_assert_int_eq(lines, 38);
     free(out);
     scenario_free(s);
 }
@@ -505,6 +508,29 @@ START_TEST(test_cache_both)
 }
 END_TEST
 
+/* "none" is the empty list of barriers, so that a sweep can have it. */
+START_TEST(test_omit_none)
+{
+    char path[512];
+    scen(path, sizeof path, "",
+         "sweep = kernel.omit_barriers\nsweep_values = none, run_wmb\n"
+         "[kernel]\nomit_barriers = del_wmb, scan_rmb\n");
+    err_t e = {{0}};
+    scenario_t *s = scenario_load(path, NULL, 0, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    ck_assert_int_eq(s->nomit, 2);
+    scenario_free(s);
+    scen(path, sizeof path, "", "[kernel]\nomit_barriers = none\n");
+    s = scenario_load(path, NULL, 0, &e);
+    ck_assert_msg(s != NULL, "%s", e.msg);
+    ck_assert_int_eq(s->nomit, 0);
+    scenario_free(s);
+    expect_line_err("[kernel]\nomit_barriers = none, run_wmb\n", 4,
+                    "unknown item 'none' (expected run_wmb, del_wmb, scan_rmb, or none)");
+    expect_line_err("cache = none\n", 3, "scenario.cache: unknown item 'none'");
+}
+END_TEST
+
 START_TEST(test_platform_glob)
 {
     /* A glob stands for its matches in version order; no match is an error. */
@@ -567,6 +593,7 @@ int main(void)
     tcase_add_test(tc, test_set);
     tcase_add_test(tc, test_set_errors);
     tcase_add_test(tc, test_cache_both);
+    tcase_add_test(tc, test_omit_none);
     tcase_add_test(tc, test_names);
     tcase_add_test(tc, test_platform_glob);
     suite_add_tcase(su, tc);

@@ -89,16 +89,23 @@ static void background_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void 
 
 /* --- helper programs --- */
 
-/* One background call: del_timer or mod_timer on one of c's own timers. */
+/* One background call: del_timer (or, for sync_fraction of them, the
+ * strategy's del_timer_sync, whose scan reads every CPU's base) or
+ * mod_timer on one of c's own timers. */
 static void background_op(cpu_t *c, ctx_t *x)
 {
     const scenario_t *s = x->s;
     gsl_rng *rng = cpu_rng(c);
     maddr_t t = x->bg_timers[cpu_id(c)][gsl_rng_uniform_int(rng, (unsigned long)s->timers_per_cpu)];
     cpu_state_push(c, "background_op");
-    if (gsl_rng_uniform(rng) < s->del_fraction)
-        del_timer(c, x->tc, t);
-    else
+    if (gsl_rng_uniform(rng) < s->del_fraction) {
+        /* No draw when sync_fraction is 0: older scenarios keep their stream. */
+        if (s->sync_fraction > 0 && gsl_rng_uniform(rng) < s->sync_fraction) {
+            int oops = 0; /* the oracle watches the caller's timer only */
+            strategy_del_timer_sync(x->r->strategy, c, x->tc, t, &oops);
+        } else
+            del_timer(c, x->tc, t);
+    } else
         mod_timer(c, x->tc, t,
                   read_jiffies(c, x->tc) + BG_EXPIRES_MIN +
                       gsl_rng_uniform_int(rng, BG_EXPIRES_SPAN));

@@ -102,11 +102,12 @@ const keydef_t scenario_keys[] = {
 
     KINT("kernel", "hz", hz, "1024", 1, 100000),
     KINT("kernel", "timekeeper_cpu", timekeeper_cpu, "0", 0, CPU_MAX),
-    KELIST("kernel", "omit_barriers", omit_barriers, nomit, "", kBarriers, 0),
+    KELIST("kernel", "omit_barriers", omit_barriers, nomit, "", kBarriers, F_NONE),
 
     KDBL("background", "ops_per_tick", ops_per_tick, "0", 0, 1e6),
     KINT("background", "timers_per_cpu", timers_per_cpu, "8", 1, 100000),
     KDBL("background", "del_fraction", del_fraction, "0.5", 0, 1),
+    KDBL("background", "sync_fraction", sync_fraction, "0", 0, 1),
     KBOOL("background", "on_caller", on_caller, "false"),
 
     KU64("function", "cycles", fn_cycles, "1000", 1e12),
@@ -253,13 +254,17 @@ static int parse_enum_list(const keydef_t *k, char **items, int m, scenario_t *s
     if ((k->flags & F_BOTH) && m == 1 && !strcmp(items[0], "both")) {
         for (m = 0; m < k->nnames; m++)
             idx[m] = m;
+    } else if ((k->flags & F_NONE) && m == 1 && !strcmp(items[0], "none")) {
+        m = 0;
     } else {
         for (int i = 0; i < m; i++) {
             idx[i] = enum_index(k, items[i]);
             if (idx[i] < 0)
                 return fail(msg, n, "unknown item '%s' (expected %s%s)",
                             shown(items[i], b, sizeof b), enum_choices(k, c, sizeof c),
-                            k->flags & F_BOTH ? ", or both" : "");
+                            k->flags & F_BOTH   ? ", or both"
+                            : k->flags & F_NONE ? ", or none"
+                                                : "");
             for (int j = 0; j < i; j++)
                 if (idx[j] == idx[i])
                     return fail(msg, n, "'%s' is listed twice", items[i]);

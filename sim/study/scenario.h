@@ -80,8 +80,9 @@ typedef struct {
     /* [background] */
     double ops_per_tick; /* mod_timer/del_timer calls per tick per CPU */
     int timers_per_cpu;
-    double del_fraction; /* share of the calls that are del_timer */
-    int on_caller;       /* the calling CPU runs background ops too */
+    double del_fraction;  /* share of the calls that are del_timer */
+    double sync_fraction; /* share of those deletions made with the strategy's del_timer_sync */
+    int on_caller;        /* the calling CPU runs background ops too */
 
     /* [function] */
     uint64_t fn_cycles;

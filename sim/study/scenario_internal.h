@@ -25,11 +25,12 @@ typedef enum {
 } ktype_t;
 
 enum {
-    F_NONEMPTY = 1, /* list: at least one item */
-    F_BOTH = 2,     /* enum list: the value "both" means every name */
-    F_NAME = 4,     /* non-empty, no '/' (it names results/NAME.csv) */
-    F_SWEEP = 8,    /* "" (stored as NULL) or "section.key" of a sweepable key */
-    F_BASENAME = 16 /* default: the file's name without ".ini" */
+    F_NONEMPTY = 1,  /* list: at least one item */
+    F_BOTH = 2,      /* enum list: the value "both" means every name */
+    F_NAME = 4,      /* non-empty, no '/' (it names results/NAME.csv) */
+    F_SWEEP = 8,     /* "" (stored as NULL) or "section.key" of a sweepable key */
+    F_BASENAME = 16, /* default: the file's name without ".ini" */
+    F_NONE = 32      /* enum list: the value "none" means no item (a sweep value) */
 };
 
 typedef struct {
@@ -46,7 +47,7 @@ typedef struct {
 
 /* The key table (scenario.c): every key, in the order of the resolved
  * listing. */
-#define SCENARIO_NKEYS 37
+#define SCENARIO_NKEYS 38
 extern const keydef_t scenario_keys[];
 
 static inline void *nonnull(void *p)
