@@ -227,14 +227,20 @@ static double objective(ctx_t *T, const double *values, const tune_cell_t *cells
     return eval_probe(v, sim, T, e) < 0 ? -1 : tune_objective(sim, cells, T->ncells);
 }
 
-enum { NC_TOP = 40 }; /* the largest scan exponent: 2^40 lines */
+enum {
+    NC_TOP = 40,  /* the largest scan exponent: 2^40 lines */
+    NC_RATE = 20, /* for rates per Mcycle: 2^20, one line a cycle, beyond any
+                   * CPU's memory bandwidth (and each step of the scan
+                   * above it fills millions of lines per access) */
+};
 
 /* Footprints move the pause rows by steps: the simulated caches empty a
  * level at once when a footprint reaches its capacity, so the objective is
  * flat between steps and a simplex stops on the first flat. Before it, each
  * footprint is scanned alone (the others held), twice round: over x2 steps
  * from 1 to 2^top lines (top: 15, or more so that 2^top is twice the largest
- * level, which a footprint may exceed), then finer steps around the best (down to x2^(1/16),
+ * level, which a footprint may exceed; a rate per Mcycle stops at 2^20,
+ * NC_RATE), then finer steps around the best (down to x2^(1/16),
  * 4%), taking the middle of the best flat each time: the flat where every
  * row matches spans the values the pauses cannot tell apart, and its middle
  * is the estimate. Returns 0 (v updated) or -1. */
@@ -252,10 +258,11 @@ static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int to
             /* round 1: x2 over the range, then x2^(1/4), x2^(1/16) around the
              * best; round 2 (the others moved): x2^(1/16) twice, so that the
              * window (x0.84 to x1.19) re-centres on the flat */
+            int ptop = ends_with(T->names[i], "_per_mcycle") && top > NC_RATE ? NC_RATE : top;
             for (int step = round ? 2 : 0; step < (round ? 4 : 3); step++) {
                 int pass = round ? 2 : step;
                 double cand[NC], obj[NC], keep = v[i];
-                int n = pass == 0 ? top + 1 : 9;
+                int n = pass == 0 ? ptop + 1 : 9;
                 for (int j = 0; j < n; j++) {
                     cand[j] = pass == 0 ? pow(2, j) : keep * pow(2, (j - 4) / pow(4, pass));
                     v[i] = cand[j];
