@@ -93,7 +93,7 @@ grep -q 'EXIT STATUS' "$tmp/man.txt" || fail "the installed man page has no EXIT
     . "$1/share/bash-completion/completions/numasim"
     COMP_WORDS=("$1/bin/numasim" run race-r); COMP_CWORD=2; _numasim
     printf "%s\n" "${COMPREPLY[@]}"' _ "$p") >"$tmp/comp" 2>&1
-[ "$(sort "$tmp/comp" | tr '\n' ' ')" = "race-rearm " ] ||
+[ "$(sort "$tmp/comp" | tr '\n' ' ')" = "race-rearm race-run-wmb " ] ||
     fail "completion of installed scenario names: $(cat "$tmp/comp")"
 
 exit $((fails > 0))
