@@ -20,8 +20,10 @@
  *      resets the variables to their initial values and opens the next
  *      round.
  *
- * The window is one remote miss of the platform (mem_local plus the largest
- * round trip plus remote_dirty) per process: processes that start further
+ * The window is one miss of the platform at its longest per process: the
+ * larger of a remote miss (mem_local plus the largest round trip plus
+ * remote_dirty) and a transfer between caches on a node, plus the largest
+ * jitter (mem_local). Processes that start further
  * apart than their stores take to become visible cannot show a relaxed
  * outcome, and a chain (WRC: P0 -> P1 -> P2) needs its later processes to
  * start one transfer later each. Every
@@ -250,8 +252,10 @@ static void sim_setup(machine_t *m, void *arg)
     for (int i = 0; i < p->nnodes * p->nnodes; i++)
         if (p->node_lat[i] > maxlat)
             maxlat = p->node_lat[i];
-    R->window = (uint64_t)n *
-                (uint64_t)(p->costs.mem_local_cycles + maxlat + p->costs.remote_dirty_cycles + 0.5);
+    double miss = p->costs.mem_local_cycles + maxlat + p->costs.remote_dirty_cycles;
+    if (p->costs.c2c_node_cycles > miss)
+        miss = p->costs.c2c_node_cycles;
+    R->window = (uint64_t)n * (uint64_t)(miss + p->costs.mem_local_cycles + 0.5);
     machine_set_jitter(m, (uint32_t)(p->costs.mem_local_cycles + 0.5), R->o->seed);
     for (int i = 0; i < n; i++)
         R->cpu_of[i] = R->ncpu_list ? R->cpu_list[i] : i * p->ncpus / n;
