@@ -14,7 +14,9 @@
  * with a comment saying why. Hit latencies from the probe's pointer chase
  * (rows chase_S, S in bytes): the median of the rows whose working set lies
  * in the level's first plateau, between twice the level above and four times
- * it (and at most half the level). Without such rows, defaults.
+ * it (and at most half the level). Without such rows, defaults. The last
+ * level's size is what the chase shows this host's CPUs get, when that is
+ * less than hwloc's (effective_size: a guest shares its L3 with others).
  *
  * Code sizes: the units of the platform contract are mapped to numasim's
  * own functions (kCodeUnits) and their sizes read from this very binary
@@ -234,7 +236,7 @@ typedef struct {
     int ways;
     host_scope_t scope;
     double cycles;
-    char why_bytes[400], why_ways[300], why_scope[300], why_cycles[400];
+    char why_bytes[800], why_ways[300], why_scope[300], why_cycles[400];
 } level_t;
 
 /* Median of the same-node chase rows with lo < S <= hi; *n gets their count
@@ -267,6 +269,76 @@ static double chase_median(const probe_result_t *pr, double lo, double hi, int *
     if (!*n)
         return 0;
     return *n % 2 ? v[*n / 2] : (v[*n / 2 - 1] + v[*n / 2]) / 2;
+}
+
+/* The chase rows with lo < S <= hi, ascending by S: sizes in s[], latencies
+ * in c[]; returns their count (at most max). */
+static int chase_rows(const probe_result_t *pr, double lo, double hi, double *s, double *c, int max)
+{
+    int n = 0;
+    for (int i = 0; pr && i < pr->nrows && n < max; i++) {
+        const probe_row_t *w = &pr->rows[i];
+        char *end;
+        if (strncmp(w->probe, "chase_", 6) != 0 || w->from_node != w->to_node)
+            continue;
+        double sz = strtod(w->probe + 6, &end);
+        if (*end || !(sz > lo && sz <= hi))
+            continue;
+        int k = n++;
+        for (; k > 0 && s[k - 1] > sz; k--) {
+            s[k] = s[k - 1];
+            c[k] = c[k - 1];
+        }
+        s[k] = sz;
+        c[k] = w->median;
+    }
+    return n;
+}
+
+/* The last level's capacity as this host's CPUs get it. In a guest, or
+ * beside other tenants, a shared L3 can hold much less for us than hwloc
+ * says (the development machine's 32 MB L3 served a chase like memory from
+ * 6 MB on). When the chase has rows beyond the level (memory: their
+ * median), the level ends at the last row, below the first one that costs
+ * more than the geometric mean of the level's own latency and memory's;
+ * the size is that row's, rounded down to whole sets, if it is smaller than
+ * hwloc's and still bigger than the level above. */
+static void effective_size(level_t *v, unsigned long long above, int line, const probe_result_t *pr,
+                           const char *ppath)
+{
+    double s[256], c[256], ms[256], mc[256];
+    int nm = chase_rows(pr, (double)v->bytes, 1e300, ms, mc, 256);
+    int n = chase_rows(pr, 2.0 * (double)above, (double)v->bytes, s, c, 256);
+    if (!nm || !n || !(v->cycles > 0))
+        return;
+    for (int i = 1; i < nm; i++) /* memory: the median of the rows beyond */
+        for (int k = i; k > 0 && mc[k - 1] > mc[k]; k--) {
+            double x = mc[k];
+            mc[k] = mc[k - 1];
+            mc[k - 1] = x;
+        }
+    double mem = nm % 2 ? mc[nm / 2] : (mc[nm / 2 - 1] + mc[nm / 2]) / 2;
+    double cut = sqrt(v->cycles * mem);
+    if (!(mem > 2 * v->cycles))
+        return; /* no memory plateau above the level's: nothing to tell */
+    int first = -1;
+    for (int i = 0; i < n; i++)
+        if (c[i] > cut) {
+            first = i;
+            break;
+        }
+    if (first <= 0)
+        return; /* the level holds all its rows, or none is below the cut */
+    unsigned long long unit = (unsigned long long)line * (unsigned long long)v->ways;
+    unsigned long long eff = (unsigned long long)s[first - 1] / unit * unit;
+    if (eff >= v->bytes || eff <= above)
+        return;
+    snprintf(v->why_bytes + strlen(v->why_bytes), sizeof v->why_bytes - strlen(v->why_bytes),
+             "; probe %s: the chase costs %g cycles at %.0f bytes, past the geometric mean "
+             "(%.1f) of the level's %g and memory's %g (median of %d rows beyond %llu bytes), "
+             "so this host's CPUs get %llu bytes of it: the last row below, in whole sets",
+             ppath, c[first], s[first], cut, v->cycles, mem, nm, v->bytes, eff);
+    v->bytes = eff;
 }
 
 /* The levels as the file will give them, each with the origin of its values. */
@@ -390,6 +462,17 @@ static void make_levels(const host_topo_t *t, int line, const probe_result_t *pr
         }
         above = v->bytes;
     }
+    /* the last level's effective size, from the same chase */
+    unsigned long long prev = 0;
+    level_t *last = NULL;
+    for (int l = HOST_L1D; l < HOST_NLEVELS; l++)
+        if (lv[l].on) {
+            if (last)
+                prev = last->bytes;
+            last = &lv[l];
+        }
+    if (last && pr)
+        effective_size(last, prev, line, pr, ppath);
     if (i->on) {
         i->cycles = kCacheDefaults[HOST_L1I].value;
         snprintf(i->why_cycles, sizeof i->why_cycles, "default (%s)", kCacheDefaults[HOST_L1I].why);

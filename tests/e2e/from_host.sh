@@ -162,6 +162,16 @@ for kv in l1d_cycles=5 l2_cycles=15 l3_cycles=46 l1i_cycles=1; do
 done
 grep -q 'median of 2 same-node chase rows with a working set of 1.04858e+06 to 2.09715e+06' ccxp.xml ||
     fail "chase: no origin of l3_cycles"
+# the last level's effective size: the rows beyond its 8 MiB (200, 300: memory
+# 250) put the cut at sqrt(46 * 250) = 107; the 8 MiB row (120) is past it,
+# so the CPUs get 4 MiB, the last row below. With the 8 MiB row on the
+# plateau, hwloc's size stands.
+[ "$(prop ccxp.xml l3_bytes)" = 4194304 ] || fail "chase: l3_bytes = $(prop ccxp.xml l3_bytes), want 4194304"
+grep -q "this host's CPUs get 4194304 bytes" ccxp.xml || fail "chase: the effective L3 size is not explained"
+sed 's/^chase_8388608,x,0,0,0,0,120,120,120,/chase_8388608,x,0,0,0,0,50,50,50,/' chase.csv >chase8.csv
+HWLOC_XMLFILE=$ccx run platform --from-host --probe chase8.csv -o ccxp8.xml
+[ "$rc" -eq 0 ] && [ "$(prop ccxp8.xml l3_bytes)" = 8388608 ] && ! grep -q "CPUs get" ccxp8.xml ||
+    fail "chase with 8 MiB on the plateau: exit $rc, l3_bytes = $(prop ccxp8.xml l3_bytes), want 8388608"
 # a package-wide L3 over two nodes, ways unknown, a size to round down; and
 # an L2 smaller than L1D (left out, and the L3 below it)
 if command -v lstopo-no-graphics >/dev/null; then
