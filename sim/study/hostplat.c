@@ -239,38 +239,6 @@ typedef struct {
     char why_bytes[800], why_ways[300], why_scope[300], why_cycles[400];
 } level_t;
 
-/* Median of the same-node chase rows with lo < S <= hi; *n gets their count
- * and lo_s/hi_s the sizes seen. */
-static double chase_median(const probe_result_t *pr, double lo, double hi, int *n, double *lo_s,
-                           double *hi_s)
-{
-    double v[256];
-    *n = 0;
-    *lo_s = *hi_s = 0;
-    for (int i = 0; pr && i < pr->nrows && *n < 256; i++) {
-        const probe_row_t *w = &pr->rows[i];
-        char *end;
-        if (strncmp(w->probe, "chase_", 6) != 0 || w->from_node != w->to_node)
-            continue;
-        double sz = strtod(w->probe + 6, &end);
-        if (*end || !(sz > lo && sz <= hi))
-            continue;
-        if (!*n || sz < *lo_s)
-            *lo_s = sz;
-        if (!*n || sz > *hi_s)
-            *hi_s = sz;
-        int k = (*n)++;
-        while (k > 0 && v[k - 1] > w->median) { /* insertion sort: few rows */
-            v[k] = v[k - 1];
-            k--;
-        }
-        v[k] = w->median;
-    }
-    if (!*n)
-        return 0;
-    return *n % 2 ? v[*n / 2] : (v[*n / 2 - 1] + v[*n / 2]) / 2;
-}
-
 /* The chase rows with lo < S <= hi, ascending by S: sizes in s[], latencies
  * in c[]; returns their count (at most max). */
 static int chase_rows(const probe_result_t *pr, double lo, double hi, double *s, double *c, int max)
@@ -295,6 +263,30 @@ static int chase_rows(const probe_result_t *pr, double lo, double hi, double *s,
     return n;
 }
 
+/* Median of a[0..n) (sorted in place; n > 0). */
+static double median_of(double *a, int n)
+{
+    for (int i = 1; i < n; i++) /* insertion sort: few rows */
+        for (int k = i; k > 0 && a[k - 1] > a[k]; k--) {
+            double x = a[k];
+            a[k] = a[k - 1];
+            a[k - 1] = x;
+        }
+    return n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
+}
+
+/* Median of the same-node chase rows with lo < S <= hi; *n gets their count
+ * and lo_s/hi_s the sizes seen. */
+static double chase_median(const probe_result_t *pr, double lo, double hi, int *n, double *lo_s,
+                           double *hi_s)
+{
+    double s[256], c[256];
+    *n = chase_rows(pr, lo, hi, s, c, 256);
+    *lo_s = *n ? s[0] : 0;
+    *hi_s = *n ? s[*n - 1] : 0;
+    return *n ? median_of(c, *n) : 0;
+}
+
 /* The last level's capacity as this host's CPUs get it. In a guest, or
  * beside other tenants, a shared L3 can hold much less for us than hwloc
  * says (the development machine's 32 MB L3 served a chase like memory from
@@ -311,13 +303,7 @@ static void effective_size(level_t *v, unsigned long long above, int line, const
     int n = chase_rows(pr, 2.0 * (double)above, (double)v->bytes, s, c, 256);
     if (!nm || !n || !(v->cycles > 0))
         return;
-    for (int i = 1; i < nm; i++) /* memory: the median of the rows beyond */
-        for (int k = i; k > 0 && mc[k - 1] > mc[k]; k--) {
-            double x = mc[k];
-            mc[k] = mc[k - 1];
-            mc[k - 1] = x;
-        }
-    double mem = nm % 2 ? mc[nm / 2] : (mc[nm / 2 - 1] + mc[nm / 2]) / 2;
+    double mem = median_of(mc, nm); /* memory: the median of the rows beyond */
     double cut = sqrt(v->cycles * mem);
     if (!(mem > 2 * v->cycles))
         return; /* no memory plateau above the level's: nothing to tell */
