@@ -15,10 +15,11 @@
  * holds every CPU's next key, and one CPU at a time holds the baton. Before
  * a step the CPU updates its key; if it is still the smallest, no other CPU
  * can act before it, so it goes on at once. Otherwise it hands the baton to
- * the CPU with the smallest key (releasing that CPU's SimGrid semaphore) and
- * waits on its own. SimGrid then only switches actors; its clock is not used.
- * Plain work (cpu_work) touches no shared state, so it never needs to yield.
- * A test runs both ways and compares every step.
+ * the CPU with the smallest key and waits. The CPUs are coroutines (coro.c)
+ * of one SimGrid actor, so handing the baton on is a jump between stacks,
+ * and SimGrid's clock is not used. Plain work (cpu_work) touches no shared
+ * state, so it never needs to yield. A test runs both ways and compares
+ * every step.
  *
  * This file is the backend of machine_backend.h: the CPU actors, their
  * steps, ticks and scheduler, and the ops table. simulated_run.c holds the
@@ -30,7 +31,6 @@
 #include "paje.h"
 
 #include <simgrid/actor.h>
-#include <simgrid/semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,19 +81,18 @@ static void heap_raise(machine_t *m, int cpu, uint64_t key)
 }
 
 /* Gives the baton to the CPU with the smallest key, if any can still run,
- * and (when wait) blocks until the baton comes back. */
+ * and (when wait) returns once the baton comes back. A CPU that ends
+ * (!wait) and finds nobody left returns to the boot actor's stack. */
 static void pass_baton(machine_t *m, cpu_t *c, int wait)
 {
     int next = m->heap[0].cpu;
+    int can = next != c->id && m->heap[0].key != UINT64_MAX;
     m->switches++;
-    if (next != c->id && m->heap[0].key != UINT64_MAX)
-        sg_sem_release(m->cpus[next].sem);
-    else if (wait) {
+    if (!can && wait) {
         fprintf(stderr, "numasim: every CPU waits for another: the simulation cannot go on\n");
         abort();
     }
-    if (wait)
-        sg_sem_acquire(c->sem);
+    coro_switch(&c->co, can ? &m->cpus[next].co : &m->boot_co);
 }
 
 static void sync_step(cpu_t *c)
@@ -105,6 +104,11 @@ static void sync_step(cpu_t *c)
         abort();
     }
     uint64_t key = (c->now << m->kshift) | (uint64_t)c->id;
+    if (!m->always_yield && m->heap[0].cpu == c->id && key < m->heap[1].key &&
+        key < m->heap[2].key) {
+        m->heap[0].key = key; /* still the earliest: most steps end here */
+        return;
+    }
     heap_raise(m, c->id, key);
     if (m->always_yield) {
         m->switches++;
@@ -850,14 +854,10 @@ const machine_ops_t sim_ops = {
     .code = sim_code,
 };
 
-void sim_cpu_main(int argc, char **argv)
+/* A CPU's life: its program, then ticks until the machine stops. */
+static void cpu_life(cpu_t *c)
 {
-    (void)argc;
-    (void)argv;
-    cpu_t *c = sg_actor_self_get_data();
     machine_t *m = c->m;
-    if (!m->always_yield)
-        sg_sem_acquire(c->sem); /* wait for the baton */
     sync_step(c);
     if (c->prog)
         c->prog(c, c->arg);
@@ -872,8 +872,22 @@ void sim_cpu_main(int argc, char **argv)
         poll_irq(c);
     }
     heap_raise(m, c->id, UINT64_MAX);
-    if (++m->ended == m->n) /* the last actor: the others are gone */
-        paje_emit(m->paje);
-    if (!m->always_yield)
-        pass_baton(m, c, 0);
+    m->ended++;
+}
+
+void sim_cpu_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    cpu_t *c = sg_actor_self_get_data();
+    cpu_life(c);
+    if (c->m->ended == c->m->n) /* the last actor: the others are gone */
+        paje_emit(c->m->paje);
+}
+
+void sim_cpu_coro(void *arg)
+{
+    cpu_t *c = arg;
+    cpu_life(c);
+    pass_baton(c->m, c, 0); /* for good */
 }

@@ -4,11 +4,11 @@
 #ifndef NUMASIM_SIMULATED_INTERNAL_H
 #define NUMASIM_SIMULATED_INTERNAL_H
 
+#include "coro.h"
 #include "machine_backend.h"
 #include "order.h"
 #include "paje.h"
 
-#include <simgrid/semaphore.h>
 #include <stdint.h>
 
 struct cpu {
@@ -22,7 +22,7 @@ struct cpu {
     void *arg;
     gsl_rng *rng;
     /* spin fast-forward (cpu_spin_while_eq) */
-    sg_sem_t sem;
+    coro_t co; /* the baton scheduler's stack for this CPU */
     int watching, woken;
     uint64_t watch_line, watch_t0, watch_iter, resume;
     cpu_anatomy_t an;
@@ -70,15 +70,19 @@ struct machine {
     int spin_exact; /* mem_spin_exact(): the spin fast-forward may skip hits */
     sim_code_t *code;
     int ncode;
+    coro_t boot_co; /* the boot actor's own stack, while the CPUs run */
 };
 
 /* The operations of a simulated CPU and machine (simulated.c); machine_run
  * puts it first in the machine and in every CPU. */
 extern const machine_ops_t sim_ops;
 
-/* The SimGrid actor of a CPU, whose data is its cpu_t: waits for the baton,
- * runs the CPU's program, takes ticks until the machine stops, then hands
- * the baton on; the last actor to end emits the Paje trace. */
+/* A CPU runs its program, then takes ticks until the machine stops.
+ * sim_cpu_main is the SimGrid actor of a CPU under the reference scheduler
+ * (its data is its cpu_t; the last to end emits the Paje trace).
+ * sim_cpu_coro is a CPU's coroutine under the baton scheduler (arg: its
+ * cpu_t); it ends by handing the baton on for good. */
 void sim_cpu_main(int argc, char **argv);
+void sim_cpu_coro(void *arg);
 
 #endif

@@ -2,8 +2,10 @@
  * machine. machine_run() starts SimGrid on the platform, creates the machine
  * (its CPUs, the heap of keys, the Paje trace if one was requested) and a
  * boot actor that computes the routes, creates the memory, runs the setup
- * hook and starts one actor per CPU (sim_cpu_main, simulated.c); once
- * SimGrid returns, it runs the finish hook and frees the machine. Also the
+ * hook and runs the CPUs: as coroutines of the boot actor (sim_cpu_coro,
+ * simulated.c), or one actor each under the reference scheduler
+ * (sim_cpu_main); once SimGrid returns, it runs the finish hook and frees
+ * the machine. Also the
  * choice of scheduler, the machine's coherence model and the bare SimGrid
  * loop of the benchmark. */
 #include "simulated.h"
@@ -15,10 +17,14 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
-#include <simgrid/semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A CPU's stack under the baton scheduler, as SimGrid's contexts/stack-size
+ * gives its actors (platform_simgrid.c): mapped lazily, so 4096 CPUs touch
+ * only the pages they use. */
+#define CPU_STACK_BYTES (256u << 10)
 
 static machine_t *g_machine; /* the one machine of this process */
 static int g_no_teardown;    /* machine_exit_after() */
@@ -64,13 +70,22 @@ static void boot_main(int argc, char **argv)
         m->order = order_create(m->p, m->mem);
     if (m->hooks && m->hooks->setup)
         m->hooks->setup(m, m->hooks->arg);
-    for (int i = 0; i < m->n; i++) {
-        sg_actor_t a = sg_actor_init(m->p->cpu_host[i], sg_host_by_name(m->p->cpu_host[i]));
-        sg_actor_set_data(a, &m->cpus[i]);
-        sg_actor_start(a, sim_cpu_main, 0, NULL);
+    if (m->always_yield) { /* one actor per CPU, ordered by SimGrid's clock */
+        for (int i = 0; i < m->n; i++) {
+            sg_actor_t a = sg_actor_init(m->p->cpu_host[i], sg_host_by_name(m->p->cpu_host[i]));
+            sg_actor_set_data(a, &m->cpus[i]);
+            sg_actor_start(a, sim_cpu_main, 0, NULL);
+        }
+        return;
     }
-    if (!m->always_yield)
-        sg_sem_release(m->cpus[m->heap[0].cpu].sem); /* CPU 0 starts with the baton */
+    /* The baton scheduler: every CPU is a coroutine of this actor. */
+    for (int i = 0; i < m->n; i++)
+        if (coro_init(&m->cpus[i].co, CPU_STACK_BYTES, sim_cpu_coro, &m->cpus[i]) < 0) {
+            fprintf(stderr, "numasim: cannot map a stack for CPU %d of %d\n", i, m->n);
+            abort();
+        }
+    coro_switch(&m->boot_co, &m->cpus[m->heap[0].cpu].co); /* CPU 0 starts with the baton */
+    paje_emit(m->paje);                                    /* back when every CPU has ended */
 }
 
 int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
@@ -91,7 +106,8 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         m->kshift++;
     m->limit = 1ull << (53 - m->kshift);
     m->cpus = calloc((size_t)m->n, sizeof *m->cpus);
-    m->heap = malloc(sizeof *m->heap * (size_t)m->n);
+    /* two sentinels after the heap: sync_step reads the root's children blindly */
+    m->heap = malloc(sizeof *m->heap * (size_t)(m->n + 2));
     m->pos = malloc(sizeof(int) * (size_t)m->n);
     m->watchers = malloc(sizeof(int) * (size_t)m->n);
     if (!m->cpus || !m->heap || !m->pos || !m->watchers)
@@ -106,8 +122,8 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         gsl_rng_set(c->rng, seed * 1000003ul + (unsigned long)i + 1);
         m->heap[i] = (heapent_t){.key = (uint64_t)i, .cpu = i};
         m->pos[i] = i;
-        c->sem = sg_sem_init(0);
     }
+    m->heap[m->n] = m->heap[m->n + 1] = (heapent_t){.key = UINT64_MAX, .cpu = -1};
     /* The reference scheduler, for checking the fast one on whole scenarios. */
     const char *sched = getenv("NUMASIM_SCHEDULER");
     if (sched && !strcmp(sched, "yield") && !m->paje) /* a trace needs the clock at 0 */
@@ -132,7 +148,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         return rc; /* the process exits: freeing would only cost time */
     for (int i = 0; i < m->n; i++) {
         gsl_rng_free(m->cpus[i].rng);
-        sg_sem_destroy(m->cpus[i].sem);
+        coro_free(&m->cpus[i].co);
     }
     free(m->watchers);
     paje_destroy(m->paje);
