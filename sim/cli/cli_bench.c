@@ -364,7 +364,7 @@ int cli_bench(int argc, char **argv)
     if (sim.rc == 0 && bare.rc == 0 && sim.seconds > 0 && bare.seconds > 0) {
         double rs = sim.accesses / sim.seconds, rb = bare.accesses / bare.seconds;
         printf("simulation (first platform of %s, scan, warm): %.0f accesses in %.3f s = %.2f M "
-               "accesses/s\n  (%.0f actor switches; %.0f of the accesses are spin reads "
+               "accesses/s\n  (%.0f baton passes between CPUs; %.0f of the accesses are spin reads "
                "skipped by the fast-forward)\n",
                paper, sim.accesses, sim.seconds, rs / 1e6, sim.switches, sim.batched);
         printf("bare SimGrid loop (same platform, one sg_actor_sleep_for per step): %.0f sleeps "

@@ -95,7 +95,7 @@ const char *machine_backend_name(const machine_t *m);
  * CPUs end. */
 void machine_stop(machine_t *m);
 /* Memory accesses simulated so far, spin reads skipped over by the
- * fast-forward included, and actor switches (for the benchmark). */
+ * fast-forward included, and baton passes between CPUs (for the benchmark). */
 uint64_t machine_accesses(const machine_t *m);
 uint64_t machine_switches(const machine_t *m);
 /* Spin-loop reads that cpu_spin_while_eq skipped over (all hits). */
