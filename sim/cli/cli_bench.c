@@ -9,7 +9,9 @@
  *   2. the simulation rate: memory accesses simulated per wall second in one
  *      simulation (numa32, scan, warm), timed around machine_run only;
  *   3. the same rate for a bare SimGrid loop of sleeps on the same platform,
- *      in the same run: the ratio of 2 to 3 is the figure to quote;
+ *      in the same run: the ratio of 2 to 3 is the figure to quote; and the
+ *      cost of the common access, a read or a write of a line the CPU holds
+ *      (the difference of two loop lengths, so fixed costs cancel);
  *   4. scaling: wall seconds and peak memory of each platform of the scaling
  *      scenario, in two runs that grow differently: the O(1) strategies,
  *      whose simulated work is CPUs x calls (their cost per CPU x call should
@@ -81,8 +83,39 @@ typedef struct {
     int rc;
 } rate_t;
 
-/* Times one simulation in a child; the child reports through a pipe. */
-static rate_t sim_rate(const char *scenario_path, int bare, long bare_sleeps)
+/* The held-line loop: CPU 0 alone, no ticks, n reads (or writes) of one
+ * word, which it holds after the first. */
+typedef struct {
+    maddr_t a;
+    long n;
+    int write;
+    uint64_t sink;
+} held_t;
+
+static void held_prog(cpu_t *c, void *arg)
+{
+    held_t *h = arg;
+    for (long i = 0; i < h->n; i++)
+        if (h->write)
+            cpu_write(c, h->a, (uint64_t)i);
+        else
+            h->sink += cpu_read(c, h->a);
+}
+
+static void held_setup(machine_t *m, void *arg)
+{
+    held_t *h = arg;
+    h->a = machine_alloc(m, 0, 64);
+    machine_set_program(m, 0, held_prog, h);
+}
+
+enum { RATE_SIM, RATE_BARE, RATE_READ, RATE_WRITE };
+enum { HELD_SHORT = 1000000, HELD_LONG = 4000000 };
+
+/* Times, in a child, one simulation (RATE_SIM: the scenario's first
+ * platform, scan, warm), the bare SimGrid loop of n sleeps, or the
+ * held-line loop of n reads or writes; the child reports through a pipe. */
+static rate_t sim_rate(const char *scenario_path, int what, long n)
 {
     rate_t r = {0, 0, 0, 0, -1};
     int fd[2];
@@ -97,11 +130,18 @@ static rate_t sim_rate(const char *scenario_path, int bare, long bare_sleeps)
         scenario_t *s = scenario_load(scenario_path, NULL, 0, &e);
         platform_t *p =
             s ? platform_read(s->platforms[0], s->platform_sets, s->nplatform_sets, &e) : NULL;
-        if (p && bare) {
+        if (p && what == RATE_BARE) {
             double t0 = now_s();
-            out.accesses = (double)machine_bare_sleeps(p, "numasim", bare_sleeps);
+            out.accesses = (double)machine_bare_sleeps(p, "numasim", n);
             out.seconds = now_s() - t0;
             out.rc = 0;
+        } else if (p && (what == RATE_READ || what == RATE_WRITE)) {
+            held_t h = {.n = n, .write = what == RATE_WRITE};
+            machine_hooks_t hooks = {.setup = held_setup, .arg = &h};
+            double t0 = now_s();
+            out.rc = machine_run(p, "numasim", 1, &hooks, &e);
+            out.seconds = now_s() - t0;
+            out.accesses = (double)n;
         } else if (p) {
             run_t run;
             memset(&run, 0, sizeof run);
@@ -226,6 +266,7 @@ static void bench_usage(FILE *f)
                "Measures the simulator's own speed on this machine: wall time and peak\n"
                "memory of the paper-table scenario, simulated memory accesses per wall\n"
                "second against a bare SimGrid loop of sleeps (same run, same platform),\n"
+               "the nanoseconds of a simulated read and write of a line the CPU holds,\n"
                "and the wall time and memory of every point of the scaling scenario, in\n"
                "two runs: the O(1) strategies (microseconds per CPU x call) and the scan\n"
                "(nanoseconds per simulated access). -o writes the scaling rows as CSV\n"
@@ -358,9 +399,9 @@ int cli_bench(int argc, char **argv)
     printf("paper-table (%s): %.3f s wall, %.1f MiB peak memory%s\n", paper, wall, rss,
            rc ? "  [FAILED]" : "");
 
-    rate_t sim = sim_rate(paper, 0, 0);
+    rate_t sim = sim_rate(paper, RATE_SIM, 0);
     long sleeps = sim.accesses > 0 ? (long)sim.accesses : 1000000;
-    rate_t bare = sim_rate(paper, 1, sleeps);
+    rate_t bare = sim_rate(paper, RATE_BARE, sleeps);
     if (sim.rc == 0 && bare.rc == 0 && sim.seconds > 0 && bare.seconds > 0) {
         double rs = sim.accesses / sim.seconds, rb = bare.accesses / bare.seconds;
         printf("simulation (first platform of %s, scan, warm): %.0f accesses in %.3f s = %.2f M "
@@ -373,6 +414,25 @@ int cli_bench(int argc, char **argv)
         printf("ratio numasim / bare SimGrid: %.0f%%\n", 100.0 * rs / rb);
     } else {
         printf("simulation rate: FAILED\n");
+        rc = 1;
+    }
+    /* The common access alone: the difference of two loop lengths removes
+     * the run's fixed costs (SimGrid, the memory, the first miss). */
+    double held_ns[2] = {0, 0};
+    for (int w = 0; w < 2; w++) {
+        rate_t a = sim_rate(paper, w ? RATE_WRITE : RATE_READ, HELD_SHORT);
+        rate_t b = sim_rate(paper, w ? RATE_WRITE : RATE_READ, HELD_LONG);
+        if (a.rc || b.rc || b.seconds <= a.seconds)
+            held_ns[w] = -1;
+        else
+            held_ns[w] = (b.seconds - a.seconds) * 1e9 / (double)(HELD_LONG - HELD_SHORT);
+    }
+    if (held_ns[0] > 0 && held_ns[1] > 0)
+        printf("an access to a held line (same platform, CPU 0 alone, no ticks): read %.1f ns, "
+               "write %.1f ns\n",
+               held_ns[0], held_ns[1]);
+    else {
+        printf("an access to a held line: FAILED\n");
         rc = 1;
     }
 

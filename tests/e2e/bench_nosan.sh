@@ -1,6 +1,7 @@
 #!/bin/bash
 # e2e: `numasim bench` on small scenarios: it prints the paper-table run, the
-# simulation rate against bare SimGrid and one row per scaling platform; -o
+# simulation rate against bare SimGrid, the cost of an access to a held line
+# and one row per scaling platform; -o
 # writes those rows as CSV (the header, one row per platform, positive
 # figures); an unwritable -o fails at once with one line and exit 2.
 # Usage: bench_nosan.sh NUMASIM_BINARY SOURCE_DIR
@@ -19,6 +20,10 @@ small scale "$src/platforms/fat8.xml, $src/platforms/fat16.xml" 4
 run bench --paper "$tmp/paper.ini" --scaling "$tmp/scale.ini" -o "$tmp/b.csv"
 [ "$rc" -eq 0 ] || die "bench exited $rc: $err"
 grep -q '^ratio numasim / bare SimGrid: [0-9]*%$' <<<"$out" || fail "no ratio line in: $out"
+held=$(grep '^an access to a held line' <<<"$out")
+[[ "$held" =~ read\ ([0-9.]+)\ ns,\ write\ ([0-9.]+)\ ns$ ]] || fail "no held-line line in: $out"
+awk -v r="${BASH_REMATCH[1]:-0}" -v w="${BASH_REMATCH[2]:-0}" 'BEGIN { exit !(r > 0 && w > 0) }' ||
+    fail "held-line costs not positive: $held"
 [ "$(head -1 "$tmp/b.csv")" = \
     cpus,wall_s,peak_mib,o1_wall_s,o1_us_per_cpu_call,scan_wall_s,scan_accesses,scan_ns_per_access ] ||
     fail "CSV header: $(head -1 "$tmp/b.csv")"
