@@ -7,6 +7,7 @@
  * 4096 stacks cost address space, not memory.
  */
 #include "coro.h"
+#include "testutil.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -162,9 +163,5 @@ int main(void)
     tcase_add_test(tc, deep_frame);
     tcase_add_test(tc, many_stacks_are_lazy);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run_suite(s);
 }
