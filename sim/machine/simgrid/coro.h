@@ -4,7 +4,8 @@
  * stacks and a way to jump between them, not actors: a jump here costs a
  * few nanoseconds where a SimGrid semaphore pass costs about 430 ns. Every
  * coroutine runs inside the one SimGrid actor that called the first
- * coro_switch, and nothing of SimGrid is called from a coroutine.
+ * coro_switch, which SimGrid sees as that actor running: no SimGrid call
+ * that blocks or switches actors may be made from a coroutine.
  */
 #ifndef NUMASIM_CORO_H
 #define NUMASIM_CORO_H
