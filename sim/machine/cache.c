@@ -26,8 +26,8 @@
 
 typedef struct {
     uint64_t **set; /* [nsets]: `ways` tags, most recent first, 0 = empty; NULL until used */
-    uint32_t *used; /* [nsets]: the indexes of the sets allocated, in order */
-    uint32_t nused;
+    uint32_t *used; /* the indexes of the sets allocated, in order; grown as they come */
+    uint32_t nused, capused;
 } inst_t;
 
 typedef struct {
@@ -175,12 +175,17 @@ static inline uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
         if (!create)
             return NULL;
         I->set = xcalloc(L->nsets, sizeof *I->set);
-        I->used = xcalloc(L->nsets, sizeof *I->used);
     }
     uint32_t i = (uint32_t)(L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets);
     uint64_t **s = &I->set[i];
     if (__builtin_expect(!*s && create, 0)) {
         *s = xcalloc(L->ways, sizeof **s);
+        if (I->nused == I->capused) { /* a CPU uses few of its sets: no nsets-long array */
+            I->capused = I->capused ? 2 * I->capused : 16;
+            I->used = realloc(I->used, sizeof *I->used * I->capused);
+            if (!I->used)
+                abort();
+        }
         I->used[I->nused++] = i; /* a flush visits these only */
     }
     return *s;

@@ -262,16 +262,22 @@ int mem_holds(const mem_t *m, int cpu, maddr_t a)
     return l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu));
 }
 
-void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits, size_t words)
+void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits, size_t words, uint64_t *sum)
 {
     const line_t *l = line_at(m, a);
     memset(bits, 0, sizeof *bits * words);
+    memset(sum, 0, sizeof *sum * ((words + 63) / 64));
     if (l->owner >= 0) {
-        if ((size_t)(l->owner / 64) < words)
-            bits[l->owner / 64] |= 1ull << (l->owner % 64);
+        size_t w = (size_t)l->owner / 64;
+        if (w < words) {
+            bits[w] |= 1ull << (l->owner % 64);
+            sum[w / 64] |= 1ull << (w % 64);
+        }
     } else if (l->sharers && l->nsharers) {
         size_t n = words < m->bitset_words ? words : m->bitset_words;
-        memcpy(bits, l->sharers, sizeof *bits * n);
+        for (size_t w = 0; w < n; w++) /* only a shared line pays a walk */
+            if ((bits[w] = l->sharers[w]))
+                sum[w / 64] |= 1ull << (w % 64);
     }
 }
 

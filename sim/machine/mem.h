@@ -112,8 +112,10 @@ uint64_t mem_line_of(const mem_t *m, maddr_t a);
 int mem_home(const mem_t *m, maddr_t a);
 
 /* Sets in bits (words 64-bit words, zeroed first) every CPU that holds the
- * line of a: what a loop of mem_holds over the CPUs gives, in O(words). */
-void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits, size_t words);
+ * line of a: what a loop of mem_holds over the CPUs gives, in O(words).
+ * sum ((words + 63) / 64 words, zeroed first) gets bit w for each word w
+ * of bits that is not zero. */
+void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits, size_t words, uint64_t *sum);
 
 /* Does cpu hold the line of a (any valid state)? Is it held dirty? */
 int mem_holds(const mem_t *m, int cpu, maddr_t a);

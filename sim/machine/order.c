@@ -81,13 +81,17 @@ struct order {
     const platform_t *p;
     mem_t *mem;
     int ncpus, hw, wpl;
+    int sw;     /* words of a summary: bit w set when word w of its bitset may be non-zero */
     uint64_t q; /* inval_queue_cycles */
     sbe_t *pool;
     uint64_t *holders; /* [id * hw]: CPUs holding the line when it was issued */
+    uint64_t *hsum;    /* [id * sw]: the summary of each entry's holders */
     int cap, *freel, nfree, used;
     int *heap, nheap;  /* ids by (vis, seq) */
     uint64_t *scratch; /* holders noted by order_before_store */
+    uint64_t *ssum;    /* [sw]: scratch's summary (a word it names may be zero) */
     uint64_t *hasq;    /* [hw]: CPUs whose invalidate queue is not empty */
+    uint64_t *qsum;    /* [sw]: hasq's summary, exact */
     uint64_t floor;    /* t of the last order_settle: nothing happens before */
     ocpu_t *cpus;
     uint64_t seq;
@@ -112,12 +116,15 @@ order_t *order_create(const platform_t *p, mem_t *mem)
     o->mem = mem;
     o->ncpus = p->ncpus;
     o->hw = (p->ncpus + 63) / 64;
+    o->sw = (o->hw + 63) / 64;
     o->wpl = p->line_bytes / 8;
     o->q = (uint64_t)(p->costs.inval_queue_cycles + 0.5);
     o->scratch = calloc((size_t)o->hw, sizeof *o->scratch);
     o->hasq = calloc((size_t)o->hw, sizeof *o->hasq);
+    o->ssum = calloc((size_t)o->sw, sizeof *o->ssum);
+    o->qsum = calloc((size_t)o->sw, sizeof *o->qsum);
     o->cpus = calloc((size_t)o->ncpus, sizeof *o->cpus);
-    if (!o->scratch || !o->hasq || !o->cpus)
+    if (!o->scratch || !o->hasq || !o->ssum || !o->qsum || !o->cpus)
         abort();
     return o;
 }
@@ -142,6 +149,9 @@ void order_destroy(order_t *o)
     free(o->heap);
     free(o->scratch);
     free(o->hasq);
+    free(o->ssum);
+    free(o->qsum);
+    free(o->hsum);
     free(o);
 }
 
@@ -201,6 +211,7 @@ static int new_entry(order_t *o)
         o->cap = o->cap ? 2 * o->cap : 64;
         o->pool = xrealloc(o->pool, sizeof *o->pool * (size_t)o->cap);
         o->holders = xrealloc(o->holders, sizeof *o->holders * (size_t)o->cap * (size_t)o->hw);
+        o->hsum = xrealloc(o->hsum, sizeof *o->hsum * (size_t)o->cap * (size_t)o->sw);
         o->freel = xrealloc(o->freel, sizeof *o->freel * (size_t)o->cap);
         o->heap = xrealloc(o->heap, sizeof *o->heap * (size_t)o->cap);
     }
@@ -213,12 +224,23 @@ static int new_entry(order_t *o)
  * now on is at floor or later, and every store still to reach mem becomes
  * visible at floor or later, so each would drop it. iq_find prunes them as
  * it walks, which keeps a queue as short as its live entries; hasq lets a
- * store visit only the CPUs that hold its line or have a queue. */
+ * store visit only the CPUs that hold its line or have a queue. Each bitset
+ * over CPUs has a summary of its non-zero words, so that a store walks the
+ * words that have a CPU in them, not CPUs / 64 words (at 4096 CPUs that
+ * walk was most of a run's instructions). */
+
+static void sum_set(uint64_t *sum, int w)
+{
+    sum[w / 64] |= 1ull << (w % 64);
+}
 
 static void iq_clear(order_t *o, int cpu)
 {
+    int w = cpu / 64;
     o->cpus[cpu].niq = 0;
-    o->hasq[cpu / 64] &= ~(1ull << (cpu % 64));
+    o->hasq[w] &= ~(1ull << (cpu % 64));
+    if (!o->hasq[w])
+        o->qsum[w / 64] &= ~(1ull << (w % 64));
 }
 
 /* Removes entry k of cpu's queue (its arrays are kept for reuse). */
@@ -266,6 +288,7 @@ static iqe_t *iq_add(order_t *o, int cpu, uint64_t line, uint64_t apply_at)
         c->capiq = cap;
     }
     o->hasq[cpu / 64] |= 1ull << (cpu % 64);
+    sum_set(o->qsum, cpu / 64);
     iqe_t *e = &c->iq[c->niq++];
     e->line = line;
     e->apply_at = apply_at;
@@ -285,12 +308,15 @@ static void iq_keep(iqe_t *e, maddr_t a, uint64_t old)
 
 static void drop_line_everywhere(order_t *o, uint64_t line)
 {
-    for (int w = 0; w < o->hw; w++)
-        for (uint64_t m = o->hasq[w]; m; m &= m - 1) {
-            int r = w * 64 + __builtin_ctzll(m);
-            iqe_t *e = iq_find(o, r, line);
-            if (e)
-                iq_drop(o, r, e);
+    for (int j = 0; j < o->sw; j++)
+        for (uint64_t ws = o->qsum[j]; ws; ws &= ws - 1) {
+            int w = j * 64 + __builtin_ctzll(ws);
+            for (uint64_t m = o->hasq[w]; m; m &= m - 1) {
+                int r = w * 64 + __builtin_ctzll(m);
+                iqe_t *e = iq_find(o, r, line);
+                if (e)
+                    iq_drop(o, r, e);
+            }
         }
 }
 
@@ -323,18 +349,23 @@ static void invalidate_one(order_t *o, const sbe_t *e, int r, int wn, const uint
     iq_keep(iq_add(o, r, e->line, at), e->a, old);
 }
 
-/* Only the holders and the CPUs with a queue are concerned: a walk of the
- * two bitsets, O(CPUs / 64 + their number), in ascending order. */
-static void queue_invalidations(order_t *o, const sbe_t *e, const uint64_t *h, uint64_t old)
+/* Only the holders (h, summary hs) and the CPUs with a queue are
+ * concerned: a walk of the words their summaries name, in ascending order.
+ * A visit changes only its own CPU's queue (and hasq bit), so the words
+ * still to walk are as the summaries said. */
+static void queue_invalidations(order_t *o, const sbe_t *e, const uint64_t *h, const uint64_t *hs,
+                                uint64_t old)
 {
     int wn = o->p->cpu_node[e->cpu];
-    for (int w = 0; w < o->hw; w++) {
-        uint64_t m = h[w] | o->hasq[w];
-        if (e->cpu / 64 == w)
-            m &= ~(1ull << (e->cpu % 64));
-        for (; m; m &= m - 1)
-            invalidate_one(o, e, w * 64 + __builtin_ctzll(m), wn, h, old);
-    }
+    for (int j = 0; j < o->sw; j++)
+        for (uint64_t ws = hs[j] | o->qsum[j]; ws; ws &= ws - 1) {
+            int w = j * 64 + __builtin_ctzll(ws);
+            uint64_t m = h[w] | o->hasq[w];
+            if (e->cpu / 64 == w)
+                m &= ~(1ull << (e->cpu % 64));
+            for (; m; m &= m - 1)
+                invalidate_one(o, e, w * 64 + __builtin_ctzll(m), wn, h, old);
+        }
 }
 
 static void sb_remove(ocpu_t *c, int id)
@@ -356,7 +387,7 @@ void order_settle(order_t *o, uint64_t t)
                 drop_line_everywhere(o, e->line);
             else
                 queue_invalidations(o, e, &o->holders[(size_t)id * (size_t)o->hw],
-                                    mem_peek(o->mem, e->a));
+                                    &o->hsum[(size_t)id * (size_t)o->sw], mem_peek(o->mem, e->a));
         }
         mem_poke(o->mem, e->a, e->v);
         sb_remove(&o->cpus[e->cpu], id);
@@ -439,8 +470,8 @@ void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t)
     iqe_t *e = iq_find(o, cpu, line);
     if (e)
         iq_drop(o, cpu, e);
-    mem_holders(o->mem, a, o->scratch, (size_t)o->hw); /* every CPU but cpu */
-    o->scratch[cpu / 64] &= ~(1ull << (cpu % 64));
+    mem_holders(o->mem, a, o->scratch, (size_t)o->hw, o->ssum); /* every CPU but cpu */
+    o->scratch[cpu / 64] &= ~(1ull << (cpu % 64)); /* its word may stay in ssum: harmless */
 }
 
 void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_t cost, int release)
@@ -466,6 +497,7 @@ void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_
             e->vis = same;
         memcpy(&o->holders[(size_t)id * (size_t)o->hw], o->scratch,
                sizeof *o->scratch * (size_t)o->hw);
+        memcpy(&o->hsum[(size_t)id * (size_t)o->sw], o->ssum, sizeof *o->ssum * (size_t)o->sw);
     }
     if (c->nsb == c->capsb) {
         c->capsb = c->capsb ? 2 * c->capsb : 16;
@@ -483,7 +515,7 @@ void order_rmw(order_t *o, int cpu, maddr_t a, uint64_t t)
     /* Visible at once; the CPUs that held the line queue its invalidation
      * like any other (the holders noted by order_before_store). */
     sbe_t e = {.a = a, .line = line_of(o, a), .issue = t, .vis = t, .cpu = cpu};
-    queue_invalidations(o, &e, o->scratch, mem_peek(o->mem, a));
+    queue_invalidations(o, &e, o->scratch, o->ssum, mem_peek(o->mem, a));
 }
 
 int order_line_quiet(const order_t *o, int cpu, maddr_t a)
