@@ -7,6 +7,7 @@
  * follow retuned platforms but not a changed model.
  *
  * numa32: CPU i sits on node i/2; nodes 0,1 share a C-brick, 0..7 a router.
+ * The holders' bitset and its summary are checked on fat128 (two words).
  */
 #include "cpu.h"
 #include "simulated.h"
@@ -31,13 +32,18 @@ static void in_setup(machine_t *m, void *arg)
     a->ran = 1;
 }
 
-static void run_checks(mem_check_fn fn)
+static void run_checks_on(const char *platform, mem_check_fn fn)
 {
-    platform_t *p = tu_platform_flat("numa32");
+    platform_t *p = tu_platform_flat(platform);
     check_arg_t a = {fn, 0};
     tu_machine_run(p, "test_mem", 0, in_setup, NULL, &a);
     ck_assert_int_eq(a.ran, 1);
     platform_free(p);
+}
+
+static void run_checks(mem_check_fn fn)
+{
+    run_checks_on("numa32", fn);
 }
 
 static uint32_t cyc(double v)
@@ -252,6 +258,37 @@ START_TEST(inval_farthest_sharer)
 }
 END_TEST
 
+/* --- holders: the bitset over CPUs and its summary of non-zero words --- */
+
+static void holders(mem_t *m, const platform_t *p)
+{
+    ck_assert_int_eq(p->ncpus, 128); /* two words */
+    uint64_t bits[2], sum[1];
+    maddr_t a = mem_alloc(m, 0, 8);
+    mem_holders(m, a, bits, 2, sum);
+    ck_assert(bits[0] == 0 && bits[1] == 0 && sum[0] == 0);
+    mem_access(m, 5, a, MEM_READ, NULL);
+    mem_access(m, 100, a, MEM_READ, NULL); /* sharers in both words */
+    mem_holders(m, a, bits, 2, sum);
+    ck_assert(bits[0] == 1ull << 5 && bits[1] == 1ull << (100 - 64));
+    ck_assert_uint_eq(sum[0], 3);
+    mem_access(m, 100, a, MEM_WRITE, NULL); /* the owner alone, in word 1 */
+    mem_holders(m, a, bits, 2, sum);
+    ck_assert(bits[0] == 0 && bits[1] == 1ull << (100 - 64));
+    ck_assert_uint_eq(sum[0], 2);
+    mem_access(m, 7, a, MEM_READ, NULL); /* shared again, word 0 only */
+    mem_access(m, 7, a, MEM_WRITE, NULL);
+    mem_holders(m, a, bits, 2, sum);
+    ck_assert(bits[0] == 1ull << 7 && bits[1] == 0);
+    ck_assert_uint_eq(sum[0], 1);
+}
+
+START_TEST(holders_and_summary)
+{
+    run_checks_on("fat128", holders);
+}
+END_TEST
+
 /* --- jitter --- */
 
 enum { NJ = 200, JMAX = 50 };
@@ -310,6 +347,7 @@ static Suite *mem_suite(void)
     tcase_add_test(t, freed_writes_counted);
     tcase_add_test(t, inval_farthest_sharer);
     tcase_add_test(t, jitter_bounded_and_seeded);
+    tcase_add_test(t, holders_and_summary);
     suite_add_tcase(s, t);
     return s;
 }
