@@ -2,16 +2,17 @@
  *
  * SimGrid stamps every state push and pop with its own clock. numasim's
  * default (baton) scheduler never advances that clock: each CPU keeps its
- * own cycle counter, and SimGrid only switches actors. The reference
+ * own cycle counter, and the CPUs are coroutines of one actor. The reference
  * scheduler sleeps until key = cycle * 2^k + id, so its clock is not plain
  * cycles either. Neither gives exact-cycle timestamps as the events happen,
  * and SimGrid's C API has no state call with an explicit time.
  *
  * So the CPUs only record their events (cycle, CPU, what) in memory while
  * they run, and the trace is written at the end of the simulation, still
- * inside simgrid_run(), by the last CPU actor: it sorts the events by cycle
- * and, for each distinct cycle t, sleeps until t (sg_actor_sleep_until, the
- * only actor left, so nothing else happens) and makes the TRACE_* calls of
+ * inside simgrid_run(), by the boot actor once its CPU coroutines have
+ * ended: it sorts the events by cycle and, for each distinct cycle t, sleeps
+ * until t (sg_actor_sleep_until, the only actor left, so nothing else
+ * happens) and makes the TRACE_* calls of
  * that cycle. SimGrid's clock then reads exactly t when it stamps them, and
  * SimGrid writes the file as it always does. A double holds every integer
  * below 2^53 exactly, and tracing/precision 0 writes times as integers, so
