@@ -278,6 +278,17 @@ int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
     return found;
 }
 
+int hier_first_mru(const hier_t *h, int cpu, uint64_t tag, hier_side_t side)
+{
+    int l = h->path[side][0];
+    const level_t *L = &h->lv[l];
+    const inst_t *I = &L->inst[L->inst_of[cpu]];
+    if (!I->set)
+        return -1;
+    const uint64_t *s = I->set[L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets];
+    return s && s[0] == tag ? l : -1;
+}
+
 int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
 {
     level_t *L = &h->lv[l];

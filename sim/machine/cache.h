@@ -38,6 +38,11 @@ void hier_destroy(hier_t *h);
  * the line is then in every level of the path, most recently used. */
 int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side);
 
+/* The first level of side's path when tag is the most recent line of its
+ * set there (hier_access would then change nothing and return that level),
+ * else -1. Changes nothing: the common hit's test. */
+int hier_first_mru(const hier_t *h, int cpu, uint64_t tag, hier_side_t side);
+
 /* If tag is in cpu's instance of level l and that instance is cpu's alone,
  * makes it the most recent there and returns 1; else changes nothing and
  * returns 0. What it changes no other CPU can see. */

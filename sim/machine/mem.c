@@ -265,8 +265,12 @@ int mem_holds(const mem_t *m, int cpu, maddr_t a)
 void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits, size_t words, uint64_t *sum)
 {
     const line_t *l = line_at(m, a);
-    memset(bits, 0, sizeof *bits * words);
-    memset(sum, 0, sizeof *sum * ((words + 63) / 64));
+    if (words == 1) { /* up to 64 CPUs: no memset calls */
+        bits[0] = sum[0] = 0;
+    } else {
+        memset(bits, 0, sizeof *bits * words);
+        memset(sum, 0, sizeof *sum * ((words + 63) / 64));
+    }
     if (l->owner >= 0) {
         size_t w = (size_t)l->owner / 64;
         if (w < words) {
@@ -497,6 +501,31 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
     if (kind_out)
         *kind_out = kind;
     return cost;
+}
+
+int mem_hit(mem_t *m, int cpu, maddr_t a, mem_op_t op, uint32_t *cost)
+{
+    line_t *l = line_at(m, a);
+    if (l->owner != cpu && (op != MEM_READ || l->owner >= 0 || !is_sharer(l, cpu)))
+        return 0;
+    int lvl = -1;
+    if (m->hier && (lvl = hier_first_mru(m->hier, cpu, a >> m->line_shift, HIER_DATA)) < 0)
+        return 0;
+    /* what mem_access does in this case, and nothing else */
+    uint32_t hit = lvl >= 0 ? m->lvl_cycles[lvl] : m->c_hit;
+    if (op != MEM_READ) {
+        if (l->freed)
+            m->freed_writes++;
+        if (op == MEM_WRITE && lvl == CACHE_L1D && m->p->l1d_write_through)
+            hit = m->lvl_cycles[CACHE_L2];
+        l->dirty = 1;
+        if (op == MEM_RMW)
+            hit = m->c_atomic;
+    }
+    *cost = hit + m->c_insn;
+    m->count[MEM_HIT]++;
+    m->last_level = lvl;
+    return 1;
 }
 
 uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind_out, int *level)

@@ -377,7 +377,8 @@ static void sb_remove(ocpu_t *c, int id)
         }
 }
 
-void order_settle(order_t *o, uint64_t t)
+/* The stores due at t, in order (order_settle found the first). */
+static void settle_due(order_t *o, uint64_t t)
 {
     while (o->nheap && o->pool[o->heap[0]].vis <= t) {
         int id = heap_pop(o);
@@ -393,6 +394,12 @@ void order_settle(order_t *o, uint64_t t)
         sb_remove(&o->cpus[e->cpu], id);
         o->freel[o->nfree++] = id;
     }
+}
+
+void order_settle(order_t *o, uint64_t t)
+{
+    if (o->nheap && o->pool[o->heap[0]].vis <= t) /* before most accesses, nothing is due */
+        settle_due(o, t);
     if (t > o->floor && t != UINT64_MAX)
         o->floor = t;
 }
@@ -400,6 +407,8 @@ void order_settle(order_t *o, uint64_t t)
 order_src_t order_load(order_t *o, int cpu, maddr_t a, uint64_t t, uint64_t *v)
 {
     ocpu_t *c = &o->cpus[cpu];
+    if (!c->nsb && !c->niq)
+        return ORDER_FROM_MEM; /* most loads */
     int best = -1;
     for (int k = 0; k < c->nsb; k++) {
         int id = c->sb[k];
@@ -467,7 +476,7 @@ void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t)
     uint64_t line = line_of(o, a);
     /* A CPU processes its queued invalidation of a line before it sends
      * any message about that line (McKenney's rule). */
-    iqe_t *e = iq_find(o, cpu, line);
+    iqe_t *e = o->cpus[cpu].niq ? iq_find(o, cpu, line) : NULL;
     if (e)
         iq_drop(o, cpu, e);
     mem_holders(o->mem, a, o->scratch, (size_t)o->hw, o->ssum); /* every CPU but cpu */
@@ -495,9 +504,15 @@ void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_
         uint64_t same = order_line_drained_at(o, cpu, a);
         if (e->vis < same)
             e->vis = same;
-        memcpy(&o->holders[(size_t)id * (size_t)o->hw], o->scratch,
-               sizeof *o->scratch * (size_t)o->hw);
-        memcpy(&o->hsum[(size_t)id * (size_t)o->sw], o->ssum, sizeof *o->ssum * (size_t)o->sw);
+        if (o->hw == 1) { /* up to 64 CPUs: no memcpy calls */
+            o->holders[id] = o->scratch[0];
+            o->hsum[id] = o->ssum[0];
+        } else {
+            memcpy(&o->holders[(size_t)id * (size_t)o->hw], o->scratch,
+                   sizeof *o->scratch * (size_t)o->hw);
+            memcpy(&o->hsum[(size_t)id * (size_t)o->sw], o->ssum,
+                   sizeof *o->ssum * (size_t)o->sw);
+        }
     }
     if (c->nsb == c->capsb) {
         c->capsb = c->capsb ? 2 * c->capsb : 16;

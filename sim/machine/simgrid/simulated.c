@@ -200,7 +200,11 @@ static void pay(cpu_t *c, maddr_t a, mem_op_t op)
     mem_t *mem = c->m->mem;
     if (c->m->noise)
         mem_footprint_time(mem, c->id, c->now);
-    uint32_t cost = mem_access(mem, c->id, a, op, &kind);
+    uint32_t cost;
+    if (mem_hit(mem, c->id, a, op, &cost))
+        kind = MEM_HIT;
+    else
+        cost = mem_access(mem, c->id, a, op, &kind);
     c->an.n[kind]++;
     c->an.cycles[kind] += cost;
     count_level(c);
@@ -287,8 +291,10 @@ static void ord_write(cpu_t *c, maddr_t a, uint64_t v, int release)
     order_settle(m->order, c->now);
     uint64_t start = c->now;
     order_before_store(m->order, c->id, a, start);
-    mem_kind_t kind;
-    uint32_t cost = mem_access(m->mem, c->id, a, MEM_WRITE, &kind);
+    mem_kind_t kind = MEM_HIT;
+    uint32_t cost;
+    if (!mem_hit(m->mem, c->id, a, MEM_WRITE, &cost))
+        cost = mem_access(m->mem, c->id, a, MEM_WRITE, &kind);
     order_store(m->order, c->id, a, v, start, cost, rel);
     uint64_t hit = mem_spin_hit_cycles(m->mem); /* into the store buffer */
     c->an.n[kind]++;
