@@ -89,7 +89,7 @@ struct order {
     int cap, *freel, nfree, used;
     int *heap, nheap;  /* ids by (vis, seq) */
     uint64_t *scratch; /* holders noted by order_before_store */
-    uint64_t *ssum;    /* [sw]: scratch's summary (a word it names may be zero) */
+    uint64_t *ssum;    /* [sw]: scratch's summary, exact */
     uint64_t *hasq;    /* [hw]: CPUs whose invalidate queue is not empty */
     uint64_t *qsum;    /* [sw]: hasq's summary, exact */
     uint64_t floor;    /* t of the last order_settle: nothing happens before */
@@ -356,6 +356,8 @@ static void invalidate_one(order_t *o, const sbe_t *e, int r, int wn, const uint
 static void queue_invalidations(order_t *o, const sbe_t *e, const uint64_t *h, const uint64_t *hs,
                                 uint64_t old)
 {
+    if (o->sw == 1 && !(hs[0] | o->qsum[0]))
+        return; /* nobody else held the line, nobody has a queue: most stores */
     int wn = o->p->cpu_node[e->cpu];
     for (int j = 0; j < o->sw; j++)
         for (uint64_t ws = hs[j] | o->qsum[j]; ws; ws &= ws - 1) {
@@ -480,7 +482,10 @@ void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t)
     if (e)
         iq_drop(o, cpu, e);
     mem_holders(o->mem, a, o->scratch, (size_t)o->hw, o->ssum); /* every CPU but cpu */
-    o->scratch[cpu / 64] &= ~(1ull << (cpu % 64)); /* its word may stay in ssum: harmless */
+    int w = cpu / 64;
+    o->scratch[w] &= ~(1ull << (cpu % 64));
+    if (!o->scratch[w])
+        o->ssum[w / 64] &= ~(1ull << (w % 64)); /* the summary stays exact */
 }
 
 void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_t cost, int release)
