@@ -60,6 +60,11 @@ typedef struct {
 } sbe_t; /* a buffered store */
 
 typedef struct {
+    uint64_t vis, seq; /* the entry's, copied: the heap's order without a look-up */
+    int id;
+} hent_t;
+
+typedef struct {
     uint64_t line, apply_at;
     int n;
     maddr_t *addr; /* the words changed since the copy went stale */
@@ -87,7 +92,8 @@ struct order {
     uint64_t *holders; /* [id * hw]: CPUs holding the line when it was issued */
     uint64_t *hsum;    /* [id * sw]: the summary of each entry's holders */
     int cap, *freel, nfree, used;
-    int *heap, nheap;  /* ids by (vis, seq) */
+    hent_t *heap;      /* by (vis, seq) */
+    int nheap;
     uint64_t *scratch; /* holders noted by order_before_store */
     uint64_t *ssum;    /* [sw]: scratch's summary, exact */
     uint64_t *hasq;    /* [hw]: CPUs whose invalidate queue is not empty */
@@ -167,33 +173,33 @@ static uint64_t line_of(const order_t *o, maddr_t a)
 
 /* --- the heap of buffered stores, by (vis, seq) --- */
 
-static int before(const order_t *o, int x, int y)
+static int before(const hent_t *a, const hent_t *b)
 {
-    const sbe_t *a = &o->pool[x], *b = &o->pool[y];
     return a->vis < b->vis || (a->vis == b->vis && a->seq < b->seq);
 }
 
 static void heap_push(order_t *o, int id)
 {
+    hent_t x = {o->pool[id].vis, o->pool[id].seq, id};
     int i = o->nheap++;
-    o->heap[i] = id;
-    while (i > 0 && before(o, id, o->heap[(i - 1) / 2])) {
+    while (i > 0 && before(&x, &o->heap[(i - 1) / 2])) {
         o->heap[i] = o->heap[(i - 1) / 2];
         i = (i - 1) / 2;
     }
-    o->heap[i] = id;
+    o->heap[i] = x;
 }
 
 static int heap_pop(order_t *o)
 {
-    int top = o->heap[0], last = o->heap[--o->nheap], i = 0;
+    int top = o->heap[0].id, i = 0;
+    hent_t last = o->heap[--o->nheap];
     for (;;) {
         int l = 2 * i + 1, s = l;
         if (l >= o->nheap)
             break;
-        if (l + 1 < o->nheap && before(o, o->heap[l + 1], o->heap[l]))
+        if (l + 1 < o->nheap && before(&o->heap[l + 1], &o->heap[l]))
             s = l + 1;
-        if (!before(o, o->heap[s], last))
+        if (!before(&o->heap[s], &last))
             break;
         o->heap[i] = o->heap[s];
         i = s;
@@ -382,7 +388,7 @@ static void sb_remove(ocpu_t *c, int id)
 /* The stores due at t, in order (order_settle found the first). */
 static void settle_due(order_t *o, uint64_t t)
 {
-    while (o->nheap && o->pool[o->heap[0]].vis <= t) {
+    while (o->nheap && o->heap[0].vis <= t) {
         int id = heap_pop(o);
         const sbe_t *e = &o->pool[id];
         if (o->model == PLATFORM_WEAK) {
@@ -400,7 +406,7 @@ static void settle_due(order_t *o, uint64_t t)
 
 void order_settle(order_t *o, uint64_t t)
 {
-    if (o->nheap && o->pool[o->heap[0]].vis <= t) /* before most accesses, nothing is due */
+    if (o->nheap && o->heap[0].vis <= t) /* before most accesses, nothing is due */
         settle_due(o, t);
     if (t > o->floor && t != UINT64_MAX)
         o->floor = t;
@@ -542,7 +548,7 @@ int order_line_quiet(const order_t *o, int cpu, maddr_t a)
 {
     uint64_t line = line_of(o, a);
     for (int k = 0; k < o->nheap; k++)
-        if (o->pool[o->heap[k]].line == line)
+        if (o->pool[o->heap[k].id].line == line)
             return 0;
     const ocpu_t *c = &o->cpus[cpu];
     for (int k = 0; k < c->niq; k++) /* a dead entry is as good as gone */
@@ -553,11 +559,13 @@ int order_line_quiet(const order_t *o, int cpu, maddr_t a)
 
 uint64_t order_peek(const order_t *o, maddr_t a)
 {
-    int best = -1;
+    int best = -1, kb = 0;
     for (int k = 0; k < o->nheap; k++) {
-        int id = o->heap[k];
-        if (o->pool[id].a == a && (best < 0 || before(o, best, id)))
+        int id = o->heap[k].id;
+        if (o->pool[id].a == a && (best < 0 || before(&o->heap[kb], &o->heap[k]))) {
             best = id;
+            kb = k;
+        }
     }
     return best >= 0 ? o->pool[best].v : mem_peek(o->mem, a);
 }

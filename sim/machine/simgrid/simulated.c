@@ -95,19 +95,13 @@ static void pass_baton(machine_t *m, cpu_t *c, int wait)
     coro_switch(&c->co, can ? &m->cpus[next].co : &m->boot_co);
 }
 
-static void sync_step(cpu_t *c)
+static void __attribute__((noinline)) sync_step_slow(cpu_t *c, uint64_t key)
 {
     machine_t *m = c->m;
     if (c->now >= m->limit) {
         fprintf(stderr, "numasim: simulated time passed %llu cycles, beyond exact keys\n",
                 (unsigned long long)m->limit);
         abort();
-    }
-    uint64_t key = (c->now << m->kshift) | (uint64_t)c->id;
-    if (!m->always_yield && m->heap[0].cpu == c->id && key < m->heap[1].key &&
-        key < m->heap[2].key) {
-        m->heap[0].key = key; /* still the earliest: most steps end here */
-        return;
     }
     heap_raise(m, c->id, key);
     if (m->always_yield) {
@@ -116,6 +110,19 @@ static void sync_step(cpu_t *c)
     } else if (m->heap[0].cpu != c->id) {
         pass_baton(m, c, 1);
     }
+}
+
+/* Every access starts here. Inlined: most steps end at the first test. */
+static inline __attribute__((always_inline)) void sync_step(cpu_t *c)
+{
+    machine_t *m = c->m;
+    uint64_t key = (c->now << m->kshift) | (uint64_t)c->id;
+    if (c->now < m->limit && !m->always_yield && m->heap[0].cpu == c->id &&
+        key < m->heap[1].key && key < m->heap[2].key) {
+        m->heap[0].key = key; /* still the earliest */
+        return;
+    }
+    sync_step_slow(c, key);
 }
 
 /* --- interrupts --- */
@@ -194,7 +201,7 @@ static void count_level(cpu_t *c)
     }
 }
 
-static void pay(cpu_t *c, maddr_t a, mem_op_t op)
+static inline __attribute__((always_inline)) void pay(cpu_t *c, maddr_t a, mem_op_t op)
 {
     mem_kind_t kind;
     mem_t *mem = c->m->mem;
