@@ -19,10 +19,12 @@
  * CPU holds in any level is in its last level, which is where the coherence
  * model (mem.c) looks when it asks whether the CPU holds it.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "cache.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct {
     uint64_t **set; /* [nsets]: `ways` tags, most recent first, 0 = empty; NULL until used */
@@ -30,12 +32,21 @@ typedef struct {
     uint32_t nused, capused;
 } inst_t;
 
+enum { SET_CHUNK_BYTES = 1 << 18 }; /* the sets' arena grows by this */
+
 typedef struct {
     int present;
     uint32_t nsets, ways, cycles;
     uint64_t mask; /* nsets - 1 when nsets is a power of two, else 0 (modulo) */
     int ninst;
-    inst_t *inst; /* [ninst] */
+    inst_t *inst;   /* [ninst] */
+    uint64_t **blk; /* [ninst * nsets]: every instance's set pointers, mapped
+                     * zero on demand (no memset of sets never used) */
+    size_t blk_bytes;
+    uint64_t *arena;   /* where the next set's tags go: zero, mapped in chunks */
+    size_t arena_left; /* tags left in the current chunk */
+    void **chunks;     /* every chunk mapped, to unmap */
+    int nchunks;
     int *inst_of; /* [ncpus] */
     int *members; /* CPUs by instance: members[first[i] .. first[i+1]) */
     int *first;   /* [ninst + 1] */
@@ -99,6 +110,12 @@ static void level_init(level_t *L, const platform_t *p, const platform_cache_t *
     }
     free(map);
     L->inst = xcalloc((size_t)L->ninst, sizeof *L->inst);
+    L->blk_bytes = (size_t)L->ninst * L->nsets * sizeof *L->blk;
+    L->blk = mmap(NULL, L->blk_bytes, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (L->blk == MAP_FAILED)
+        abort();
+    madvise(L->blk, L->blk_bytes, MADV_HUGEPAGE);
     L->first = xcalloc((size_t)L->ninst + 1, sizeof *L->first);
     L->members = xcalloc((size_t)n, sizeof *L->members);
     for (int i = 0; i < n; i++)
@@ -150,13 +167,13 @@ void hier_destroy(hier_t *h)
         level_t *L = &h->lv[l];
         if (!L->present)
             continue;
-        for (int k = 0; k < L->ninst; k++) {
-            for (uint32_t u = 0; u < L->inst[k].nused; u++)
-                free(L->inst[k].set[L->inst[k].used[u]]);
-            free(L->inst[k].set);
+        for (int k = 0; k < L->ninst; k++)
             free(L->inst[k].used);
-        }
+        for (int i = 0; i < L->nchunks; i++)
+            munmap(L->chunks[i], SET_CHUNK_BYTES);
+        free(L->chunks);
         free(L->inst);
+        munmap(L->blk, L->blk_bytes);
         free(L->inst_of);
         free(L->members);
         free(L->first);
@@ -166,6 +183,27 @@ void hier_destroy(hier_t *h)
 
 /* --- one set ------------------------------------------------------------ */
 
+/* A new set of L: ways zero tags from the level's arena (a malloc per set
+ * cost about a tenth of a small run). */
+static uint64_t *set_alloc(level_t *L)
+{
+    if (L->arena_left < L->ways) {
+        void *c = mmap(NULL, SET_CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                       -1, 0);
+        void **cs = realloc(L->chunks, sizeof *cs * (size_t)(L->nchunks + 1));
+        if (c == MAP_FAILED || !cs)
+            abort();
+        L->chunks = cs;
+        L->chunks[L->nchunks++] = c;
+        L->arena = c;
+        L->arena_left = SET_CHUNK_BYTES / sizeof *L->arena;
+    }
+    uint64_t *set = L->arena;
+    L->arena += L->ways;
+    L->arena_left -= L->ways;
+    return set;
+}
+
 /* The set of tag in instance k of L; allocated when create is set, else
  * NULL when never used. */
 static inline uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
@@ -174,12 +212,12 @@ static inline uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
     if (__builtin_expect(!I->set, 0)) {
         if (!create)
             return NULL;
-        I->set = xcalloc(L->nsets, sizeof *I->set);
+        I->set = L->blk + (size_t)k * L->nsets;
     }
     uint32_t i = (uint32_t)(L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets);
     uint64_t **s = &I->set[i];
     if (__builtin_expect(!*s && create, 0)) {
-        *s = xcalloc(L->ways, sizeof **s);
+        *s = set_alloc(L);
         if (I->nused == I->capused) { /* a CPU uses few of its sets: no nsets-long array */
             I->capused = I->capused ? 2 * I->capused : 16;
             I->used = realloc(I->used, sizeof *I->used * I->capused);

@@ -39,12 +39,14 @@
  * from memory, a miss of the table above. Footprints (mem_footprint_*) bring
  * foreign lines into a CPU's levels, which evict by LRU.
  */
+#define _GNU_SOURCE /* mremap */
 #include "mem.h"
 #include "cache.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct {
     int32_t owner;     /* exclusive holder, or -1 */
@@ -91,6 +93,20 @@ struct mem {
 
 static void drop_line(void *ctx, int cpu, uint64_t li);
 
+/* The lines and words grow as a run allocates, in anonymous mappings: a
+ * mapping grows without a copy (mremap) and its new pages read zero, so a
+ * fresh line's words need no memset (lines are never reused). */
+static void *grow_zeroed(void *p, size_t old_bytes, size_t new_bytes)
+{
+    void *q = p ? mremap(p, old_bytes, new_bytes, MREMAP_MAYMOVE)
+                : mmap(NULL, new_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                       0);
+    if (q == MAP_FAILED)
+        abort();
+    madvise(q, new_bytes, MADV_HUGEPAGE); /* fewer TLB misses at thousands of CPUs */
+    return q;
+}
+
 static const char *kKindNames[MEM_NKINDS] = {"hit",         "upgrade",  "miss_local",
                                              "miss_remote", "c2c_node", "c2c_remote"};
 
@@ -127,10 +143,8 @@ mem_t *mem_create(const platform_t *p)
     m->c_inval = cyc(p->costs.inval_node_cycles);
     m->c_insn = cyc(p->costs.insn_cycles);
     m->cap_lines = 1024;
-    m->lines = calloc(m->cap_lines, sizeof *m->lines);
-    m->words = calloc(m->cap_lines * m->words_per_line, sizeof *m->words);
-    if (!m->lines || !m->words)
-        abort();
+    m->lines = grow_zeroed(NULL, 0, m->cap_lines * sizeof *m->lines);
+    m->words = grow_zeroed(NULL, 0, m->cap_lines * m->words_per_line * sizeof *m->words);
     m->lines[0].owner = -1;
     m->nlines = 1; /* line 0 holds address 0: never allocated */
     m->last_level = -1;
@@ -168,8 +182,8 @@ void mem_destroy(mem_t *m)
     free(m->work_carry);
     free(m->noise_carry);
     free(m->noise_at);
-    free(m->lines);
-    free(m->words);
+    munmap(m->lines, m->cap_lines * sizeof *m->lines);
+    munmap(m->words, m->cap_lines * m->words_per_line * sizeof *m->words);
     if (m->rng)
         gsl_rng_free(m->rng);
     free(m);
@@ -193,19 +207,15 @@ maddr_t mem_alloc(mem_t *m, int node, size_t bytes)
         uint64_t cap = m->cap_lines;
         while (cap < m->nlines + n)
             cap *= 2;
-        m->lines = realloc(m->lines, sizeof *m->lines * cap);
-        m->words = realloc(m->words, sizeof *m->words * m->words_per_line * cap);
-        if (!m->lines || !m->words)
-            abort();
+        m->lines = grow_zeroed(m->lines, sizeof *m->lines * m->cap_lines, sizeof *m->lines * cap);
+        m->words = grow_zeroed(m->words, sizeof *m->words * m->words_per_line * m->cap_lines,
+                               sizeof *m->words * m->words_per_line * cap);
         m->cap_lines = cap;
     }
-    for (uint64_t i = first; i < first + n; i++) {
-        line_t *l = &m->lines[i];
-        memset(l, 0, sizeof *l);
-        l->owner = -1;
-        l->home = node;
+    for (uint64_t i = first; i < first + n; i++) { /* zero but for these */
+        m->lines[i].owner = -1;
+        m->lines[i].home = node;
     }
-    memset(m->words + first * m->words_per_line, 0, sizeof *m->words * m->words_per_line * n);
     m->nlines += n;
     return (maddr_t)first << m->line_shift;
 }
