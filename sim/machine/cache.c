@@ -188,8 +188,8 @@ void hier_destroy(hier_t *h)
 static uint64_t *set_alloc(level_t *L)
 {
     if (L->arena_left < L->ways) {
-        void *c = mmap(NULL, SET_CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                       -1, 0);
+        void *c =
+            mmap(NULL, SET_CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         void **cs = realloc(L->chunks, sizeof *cs * (size_t)(L->nchunks + 1));
         if (c == MAP_FAILED || !cs)
             abort();

@@ -257,11 +257,13 @@ static void write_header(FILE *f, const gen_tree_t *t, const char *name, const c
                 "     (Floyd) holds %d zones group%d_G of one level-%d group each (DijkstraCache)\n"
                 "     and one zone per top router above them, so that route look-ups stay cheap.\n",
                 t->nzones, t->zone_level, t->zone_level);
-    fprintf(f, "\n"
-               "     Units (numasim convention, see docs/platforms.md): one simulated second is one CPU\n"
-               "     cycle. Hosts have speed 1f; link latencies are ONE-WAY cycles written\n"
-               "     \"Ns\"; numasim doubles a route's latency into the round trip it adds to a\n"
-               "     remote miss. Memory-model figures below are in cycles at 1.5 GHz. -->\n");
+    fprintf(
+        f,
+        "\n"
+        "     Units (numasim convention, see docs/platforms.md): one simulated second is one CPU\n"
+        "     cycle. Hosts have speed 1f; link latencies are ONE-WAY cycles written\n"
+        "     \"Ns\"; numasim doubles a route's latency into the round trip it adds to a\n"
+        "     remote miss. Memory-model figures below are in cycles at 1.5 GHz. -->\n");
 }
 
 static void spine_link(FILE *f, const char *ind, const char *kind, int k, int g)

@@ -99,8 +99,7 @@ static void drop_line(void *ctx, int cpu, uint64_t li);
 static void *grow_zeroed(void *p, size_t old_bytes, size_t new_bytes)
 {
     void *q = p ? mremap(p, old_bytes, new_bytes, MREMAP_MAYMOVE)
-                : mmap(NULL, new_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-                       0);
+                : mmap(NULL, new_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (q == MAP_FAILED)
         abort();
     madvise(q, new_bytes, MADV_HUGEPAGE); /* fewer TLB misses at thousands of CPUs */

@@ -92,7 +92,7 @@ struct order {
     uint64_t *holders; /* [id * hw]: CPUs holding the line when it was issued */
     uint64_t *hsum;    /* [id * sw]: the summary of each entry's holders */
     int cap, *freel, nfree, used;
-    hent_t *heap;      /* by (vis, seq) */
+    hent_t *heap; /* by (vis, seq) */
     int nheap;
     uint64_t *scratch; /* holders noted by order_before_store */
     uint64_t *ssum;    /* [sw]: scratch's summary, exact */
@@ -521,8 +521,7 @@ void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_
         } else {
             memcpy(&o->holders[(size_t)id * (size_t)o->hw], o->scratch,
                    sizeof *o->scratch * (size_t)o->hw);
-            memcpy(&o->hsum[(size_t)id * (size_t)o->sw], o->ssum,
-                   sizeof *o->ssum * (size_t)o->sw);
+            memcpy(&o->hsum[(size_t)id * (size_t)o->sw], o->ssum, sizeof *o->ssum * (size_t)o->sw);
         }
     }
     if (c->nsb == c->capsb) {

@@ -12,8 +12,8 @@
  * The trace covers a window: from the start of the first measured call to
  * the end of the calls-th one. States open when the window opens are pushed
  * at its first cycle; states still open when it closes are popped at its
- * last. Only simulated.c and simulated_run.c call this module; the rest of numasim reaches it through
- * the SimGrid-free hooks of cpu.h.
+ * last. Only simulated.c and simulated_run.c call this module; the rest of numasim reaches it
+ * through the SimGrid-free hooks of cpu.h.
  */
 #ifndef NUMASIM_PAJE_H
 #define NUMASIM_PAJE_H

@@ -117,8 +117,8 @@ static inline __attribute__((always_inline)) void sync_step(cpu_t *c)
 {
     machine_t *m = c->m;
     uint64_t key = (c->now << m->kshift) | (uint64_t)c->id;
-    if (c->now < m->limit && !m->always_yield && m->heap[0].cpu == c->id &&
-        key < m->heap[1].key && key < m->heap[2].key) {
+    if (c->now < m->limit && !m->always_yield && m->heap[0].cpu == c->id && key < m->heap[1].key &&
+        key < m->heap[2].key) {
         m->heap[0].key = key; /* still the earliest */
         return;
     }
