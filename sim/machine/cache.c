@@ -6,7 +6,10 @@
  * nsets sets of `ways` tags, each set kept in recency order, most recent
  * first, so that a hit moves its tag to the front and a fill drops the last
  * one (true LRU). Sets are allocated on first use: a 4096-CPU machine with
- * 3 MB caches per CPU touches a few hundred lines per CPU, not 24,576.
+ * 3 MB caches per CPU touches a few hundred lines per CPU, not 24,576. So
+ * the set pointers of a level are one anonymous mapping, paged in (zero)
+ * where used, and the sets are slices of a per-level arena: a run's start
+ * neither zeroes nor mallocs what it will not touch.
  *
  *   side  path (top-down)       a hit at level k      a miss everywhere
  *   data  l1d, l2, l3           LRU update at k,      fill every level,

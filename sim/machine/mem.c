@@ -38,6 +38,11 @@
  * costs nothing beyond the instructions, a miss its level's latency or,
  * from memory, a miss of the table above. Footprints (mem_footprint_*) bring
  * foreign lines into a CPU's levels, which evict by LRU.
+ *
+ * The common access (mem_hit): a read of a held line, or a write of an
+ * owned one, found most recent in the first level changes no state but the
+ * counters and the dirty bit, so it skips the paths above; anything else
+ * is mem_access.
  */
 #define _GNU_SOURCE /* mremap */
 #include "mem.h"
