@@ -289,6 +289,79 @@ START_TEST(holders_and_summary)
 }
 END_TEST
 
+/* --- the common access: mem_hit is mem_access where it answers --- */
+
+enum { HL = 600, HSTEPS = 40000, HCPUS = 6 };
+
+/* Two memories of one platform take the same random accesses: m by
+ * mem_hit, then mem_access when it declines, ref by mem_access alone.
+ * Every access must cost the same, find the same and hit the same level,
+ * and the two must end holding the same lines. Hot lines make hits, the
+ * many cold ones evict by capacity; flushes and freed lines come too. */
+static void hit_vs_access(mem_t *m, const platform_t *p)
+{
+    mem_t *ref = mem_create(p);
+    maddr_t a[HL];
+    for (int i = 0; i < HL; i++) {
+        a[i] = mem_alloc(m, i % p->nnodes, 8);
+        ck_assert_uint_eq(mem_alloc(ref, i % p->nnodes, 8), a[i]);
+    }
+    uint64_t r = 88172645463325252ull;
+    int answered = 0;
+    for (int step = 0; step < HSTEPS; step++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17; /* xorshift64 */
+        int cpu = (int)(r % HCPUS) * (p->ncpus / HCPUS), pick = (int)(r >> 8 & 7);
+        int line = (int)(pick < 6 ? (r >> 16) % 8 : (r >> 16) % HL); /* 3/4 hot */
+        mem_op_t op = (r >> 40) % 10 < 6 ? MEM_READ : (r >> 40) % 10 < 9 ? MEM_WRITE : MEM_RMW;
+        if ((r >> 48) % 5000 == 0) {
+            mem_flush(m, cpu, 1);
+            mem_flush(ref, cpu, 1);
+        }
+        if (step == HSTEPS / 2) {
+            mem_release(m, a[3], 8);
+            mem_release(ref, a[3], 8);
+        }
+        uint32_t c1, c2;
+        mem_kind_t k1 = MEM_HIT, k2 = MEM_NKINDS;
+        if (mem_hit(m, cpu, a[line], op, &c1))
+            answered++;
+        else
+            c1 = mem_access(m, cpu, a[line], op, &k1);
+        c2 = mem_access(ref, cpu, a[line], op, &k2);
+        ck_assert_msg(c1 == c2 && k1 == k2 && mem_last_level(m) == mem_last_level(ref),
+                      "step %d, cpu %d, line %d, op %d: %u %s level %d, against %u %s level %d",
+                      step, cpu, line, (int)op, c1, mem_kind_name(k1), mem_last_level(m), c2,
+                      mem_kind_name(k2), mem_last_level(ref));
+    }
+    for (int i = 0; i < HL; i++)
+        for (int c = 0; c < p->ncpus; c++)
+            ck_assert_int_eq(mem_holds(m, c, a[i]), mem_holds(ref, c, a[i]));
+    for (int k = 0; k < MEM_NKINDS; k++)
+        ck_assert_uint_eq(mem_count(m, (mem_kind_t)k), mem_count(ref, (mem_kind_t)k));
+    ck_assert_uint_eq(mem_freed_writes(m), mem_freed_writes(ref));
+    ck_assert_uint_gt(mem_freed_writes(m), 0);
+    ck_assert_msg(answered > HSTEPS / 10 && answered < HSTEPS - HSTEPS / 10,
+                  "mem_hit answered %d of %d accesses: the test does not exercise both paths",
+                  answered, HSTEPS);
+    mem_destroy(ref);
+}
+
+START_TEST(hit_matches_access_levels)
+{
+    platform_t *p = tu_platform("numa32"); /* l1d, l2, l3; a write-through l1d */
+    check_arg_t arg = {hit_vs_access, 0};
+    tu_machine_run(p, "test_mem", 0, in_setup, NULL, &arg);
+    ck_assert_int_eq(arg.ran, 1);
+    platform_free(p);
+}
+END_TEST
+
+START_TEST(hit_matches_access_flat)
+{
+    run_checks(hit_vs_access); /* infinite caches */
+}
+END_TEST
+
 /* --- jitter --- */
 
 enum { NJ = 200, JMAX = 50 };
@@ -348,6 +421,8 @@ static Suite *mem_suite(void)
     tcase_add_test(t, inval_farthest_sharer);
     tcase_add_test(t, jitter_bounded_and_seeded);
     tcase_add_test(t, holders_and_summary);
+    tcase_add_test(t, hit_matches_access_levels);
+    tcase_add_test(t, hit_matches_access_flat);
     suite_add_tcase(s, t);
     return s;
 }
