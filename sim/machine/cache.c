@@ -248,11 +248,17 @@ static void set_to_front(uint64_t *s, int i)
     s[0] = t;
 }
 
-/* Puts tag first; returns the tag that fell out of the set, or 0. */
+/* Puts tag first; returns the tag that fell out of the set, or 0. The
+ * tags after the last one in use are 0: only those in use move (a loop, not
+ * a memmove call, for a few ways). */
 static uint64_t set_insert(uint64_t *s, uint32_t ways, uint64_t tag)
 {
     uint64_t victim = s[ways - 1];
-    memmove(s + 1, s, sizeof *s * (ways - 1));
+    uint32_t n = 0;
+    while (n < ways - 1 && s[n])
+        n++;
+    for (uint32_t i = n; i > 0; i--)
+        s[i] = s[i - 1];
     s[0] = tag;
     return victim;
 }
@@ -262,8 +268,10 @@ static int set_remove(uint64_t *s, uint32_t ways, uint64_t tag)
     int i = s ? set_find(s, ways, tag) : -1;
     if (i < 0)
         return 0;
-    memmove(s + i, s + i + 1, sizeof *s * (ways - 1 - (uint32_t)i));
-    s[ways - 1] = 0;
+    uint32_t k = (uint32_t)i;
+    for (; k + 1 < ways && s[k + 1]; k++)
+        s[k] = s[k + 1];
+    s[k] = 0;
     return 1;
 }
 
