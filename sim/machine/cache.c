@@ -327,7 +327,8 @@ int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
     return found;
 }
 
-int hier_first_mru(const hier_t *h, int cpu, uint64_t tag, hier_side_t side)
+__attribute__((always_inline)) inline int hier_first_mru(const hier_t *h, int cpu, uint64_t tag,
+                                                         hier_side_t side)
 {
     int l = h->path[side][0];
     const level_t *L = &h->lv[l];

@@ -517,7 +517,8 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
     return cost;
 }
 
-int mem_hit(mem_t *m, int cpu, maddr_t a, mem_op_t op, uint32_t *cost)
+__attribute__((always_inline)) inline int mem_hit(mem_t *m, int cpu, maddr_t a, mem_op_t op,
+                                                  uint32_t *cost)
 {
     line_t *l = line_at(m, a);
     if (l->owner != cpu && (op != MEM_READ || l->owner >= 0 || !is_sharer(l, cpu)))

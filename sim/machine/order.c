@@ -404,7 +404,7 @@ static void settle_due(order_t *o, uint64_t t)
     }
 }
 
-void order_settle(order_t *o, uint64_t t)
+__attribute__((always_inline)) inline void order_settle(order_t *o, uint64_t t)
 {
     if (o->nheap && o->heap[0].vis <= t) /* before most accesses, nothing is due */
         settle_due(o, t);
