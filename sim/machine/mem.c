@@ -276,7 +276,8 @@ int mem_holds(const mem_t *m, int cpu, maddr_t a)
     return l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu));
 }
 
-void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits, size_t words, uint64_t *sum)
+__attribute__((always_inline)) inline void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits,
+                                                       size_t words, uint64_t *sum)
 {
     const line_t *l = line_at(m, a);
     if (words == 1) { /* up to 64 CPUs: no memset calls */

@@ -476,7 +476,8 @@ uint64_t order_line_drained_at(const order_t *o, int cpu, maddr_t a)
     return at;
 }
 
-void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t)
+__attribute__((always_inline)) inline void order_before_store(order_t *o, int cpu, maddr_t a,
+                                                              uint64_t t)
 {
     (void)t;
     if (o->model != PLATFORM_WEAK)
