@@ -292,17 +292,13 @@ static void evicted(hier_t *h, int l, int k, uint64_t v)
     }
 }
 
-/* Fills tag into cpu's instance of level l (absent there). */
+/* Fills tag into cpu's instance of level l, where hier_access has just
+ * looked for it and missed (a fill below can evict, never bring it). */
 static void fill(hier_t *h, int cpu, int l, uint64_t tag)
 {
     level_t *L = &h->lv[l];
     int k = L->inst_of[cpu];
     uint64_t *s = set_of(L, k, tag, 1);
-    int i = set_find(s, L->ways, tag);
-    if (i >= 0) { /* a neighbour brought it into a shared level */
-        set_to_front(s, i);
-        return;
-    }
     uint64_t v = set_insert(s, L->ways, tag);
     if (v)
         evicted(h, l, k, v);

@@ -412,7 +412,8 @@ __attribute__((always_inline)) inline void order_settle(order_t *o, uint64_t t)
         o->floor = t;
 }
 
-order_src_t order_load(order_t *o, int cpu, maddr_t a, uint64_t t, uint64_t *v)
+__attribute__((always_inline)) inline order_src_t order_load(order_t *o, int cpu, maddr_t a,
+                                                             uint64_t t, uint64_t *v)
 {
     ocpu_t *c = &o->cpus[cpu];
     if (!c->nsb && !c->niq)
@@ -495,7 +496,8 @@ __attribute__((always_inline)) inline void order_before_store(order_t *o, int cp
         o->ssum[w / 64] &= ~(1ull << (w % 64)); /* the summary stays exact */
 }
 
-void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_t cost, int release)
+__attribute__((always_inline)) inline void order_store(order_t *o, int cpu, maddr_t a, uint64_t v,
+                                                       uint64_t t, uint32_t cost, int release)
 {
     ocpu_t *c = &o->cpus[cpu];
     int id = new_entry(o);
