@@ -323,6 +323,8 @@ int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
     return found;
 }
 
+/* always_inline: on most accesses, from mem.c; link-time optimisation
+ * inlines it there, a build without it calls it. */
 __attribute__((always_inline)) inline int hier_first_mru(const hier_t *h, int cpu, uint64_t tag,
                                                          hier_side_t side)
 {

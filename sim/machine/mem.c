@@ -276,6 +276,9 @@ int mem_holds(const mem_t *m, int cpu, maddr_t a)
     return l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu));
 }
 
+/* always_inline (here and mem_hit): on most stores and accesses, from
+ * order.c and simulated.c; link-time optimisation inlines them there, a
+ * build without it calls them. */
 __attribute__((always_inline)) inline void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits,
                                                        size_t words, uint64_t *sum)
 {

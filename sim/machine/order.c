@@ -404,6 +404,9 @@ static void settle_due(order_t *o, uint64_t t)
     }
 }
 
+/* always_inline (here and below): before every access and store, from
+ * simulated.c; link-time optimisation inlines them there, a build without
+ * it calls them. */
 __attribute__((always_inline)) inline void order_settle(order_t *o, uint64_t t)
 {
     if (o->nheap && o->heap[0].vis <= t) /* before most accesses, nothing is due */
