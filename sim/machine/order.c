@@ -45,6 +45,23 @@
  * t, in the order of completion (ties: the order they were issued). They
  * wait in a min-heap: O(log n) per store, O(1) per access while none is due.
  *
+ * Early visibility. Most stores are seen by nobody before they are
+ * visible. The caller knows the first cycle at which another CPU may act
+ * (quiet_until: its scheduler's next key). When that is at or after the
+ * store's visible cycle, no buffered store is due before it, and settling
+ * it would change no invalidate queue (nobody else held the line, nobody
+ * has a queue), writing mem at once gives every other CPU what settling it
+ * at its cycle would. Its own CPU must still see it as buffered until then
+ * (forwarding costs a hit, a drain waits for it, a spinner's line is not
+ * quiet), so the store leaves two notes in small direct-mapped tables of
+ * its CPU: its word and its line, each with its visible cycle. A note is
+ * live while its cycle is after floor. A store whose slot holds another
+ * live word or line takes the buffer, as do the rest. Earlier stores of
+ * the same CPU that would settle first are applied the same way
+ * (settle_ahead), so a stream of stores to one line does not queue behind
+ * its first miss. test_order plays random runs both ways and compares
+ * every value.
+ *
  * The buffers are unbounded: a store never waits for room (a documented
  * simplification; stores are rare between the barriers of the timer code).
  */
@@ -71,9 +88,17 @@ typedef struct {
     uint64_t *val; /* their values in the stale copy */
 } iqe_t;           /* a queued invalidation: a stale copy of a line */
 
+enum { EARLY_SLOTS = 16 }; /* notes of stores applied early, per CPU (a power of 2) */
+
+typedef struct {
+    uint64_t key, vis; /* a word's address or a line's index; visible at vis */
+} note_t;
+
 typedef struct {
     int *sb; /* ids of this CPU's buffered stores */
     int nsb, capsb;
+    note_t early_word[EARLY_SLOTS], early_line[EARLY_SLOTS];
+    uint64_t early_max; /* the latest vis of its stores applied early */
     iqe_t *iq;
     int niq, capiq;
     uint64_t last_vis;   /* tso: when the newest buffered store is visible */
@@ -101,7 +126,7 @@ struct order {
     uint64_t floor;    /* t of the last order_settle: nothing happens before */
     ocpu_t *cpus;
     uint64_t seq;
-    uint64_t nstores, nfwd, nstale;
+    uint64_t nstores, nfwd, nstale, nearly;
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -419,7 +444,7 @@ __attribute__((always_inline)) inline order_src_t order_load(order_t *o, int cpu
                                                              uint64_t t, uint64_t *v)
 {
     ocpu_t *c = &o->cpus[cpu];
-    if (!c->nsb && !c->niq)
+    if (!c->nsb && !c->niq && c->early_max <= t)
         return ORDER_FROM_MEM; /* most loads */
     int best = -1;
     for (int k = 0; k < c->nsb; k++) {
@@ -431,6 +456,14 @@ __attribute__((always_inline)) inline order_src_t order_load(order_t *o, int cpu
         *v = o->pool[best].v;
         o->nfwd++;
         return ORDER_FROM_BUFFER;
+    }
+    if (c->early_max > t) { /* a buffered store is newer than a note of its word */
+        const note_t *n = &c->early_word[(a >> 3) & (EARLY_SLOTS - 1)];
+        if (n->key == a && n->vis > t) {
+            *v = mem_peek(o->mem, a); /* what it wrote: nobody else could write since */
+            o->nfwd++;
+            return ORDER_FROM_BUFFER;
+        }
     }
     if (c->niq) {
         iqe_t *e = iq_find(o, cpu, line_of(o, a));
@@ -461,7 +494,7 @@ void order_process_queue(order_t *o, int cpu, uint64_t t)
 uint64_t order_drained_at(const order_t *o, int cpu)
 {
     const ocpu_t *c = &o->cpus[cpu];
-    uint64_t at = 0;
+    uint64_t at = c->early_max > o->floor ? c->early_max : 0;
     for (int k = 0; k < c->nsb; k++)
         if (o->pool[c->sb[k]].vis > at)
             at = o->pool[c->sb[k]].vis;
@@ -472,6 +505,9 @@ uint64_t order_line_drained_at(const order_t *o, int cpu, maddr_t a)
 {
     const ocpu_t *c = &o->cpus[cpu];
     uint64_t line = line_of(o, a), at = 0;
+    const note_t *n = &c->early_line[line & (EARLY_SLOTS - 1)];
+    if (n->key == line && n->vis > o->floor)
+        at = n->vis;
     for (int k = 0; k < c->nsb; k++) {
         const sbe_t *e = &o->pool[c->sb[k]];
         if (e->line == line && e->vis > at)
@@ -499,28 +535,93 @@ __attribute__((always_inline)) inline void order_before_store(order_t *o, int cp
         o->ssum[w / 64] &= ~(1ull << (w % 64)); /* the summary stays exact */
 }
 
-__attribute__((always_inline)) inline void order_store(order_t *o, int cpu, maddr_t a, uint64_t v,
-                                                       uint64_t t, uint32_t cost, int release)
+/* Would settling a store whose holders' summary is hs change nothing but
+ * its word? On weak, only if nobody has a queue and (for a plain store)
+ * nobody else held the line. */
+static inline int settles_alone(const order_t *o, int release, const uint64_t *hs)
+{
+    if (o->model == PLATFORM_WEAK)
+        for (int j = 0; j < o->sw; j++)
+            if (o->qsum[j] | (release ? 0 : hs[j]))
+                return 0;
+    return 1;
+}
+
+/* Notes c's store to a (line), visible at vis, as applied early; 0 (and
+ * nothing noted) when a slot holds another live word or line. */
+static inline int note_early(order_t *o, ocpu_t *c, maddr_t a, uint64_t line, uint64_t vis)
+{
+    note_t *w = &c->early_word[(a >> 3) & (EARLY_SLOTS - 1)];
+    note_t *l = &c->early_line[line & (EARLY_SLOTS - 1)];
+    if ((w->key != a && w->vis > o->floor) || (l->key != line && l->vis > o->floor))
+        return 0;
+    /* vis is at or after a live note of the same word or line: stores to a
+     * line become visible in order (tso: all of them) */
+    w->key = a;
+    w->vis = vis;
+    l->key = line;
+    l->vis = vis;
+    if (vis > c->early_max)
+        c->early_max = vis;
+    o->nearly++;
+    return 1;
+}
+
+/* Applies now, in their order, cpu's buffered stores due by upto that
+ * settle alone: upto <= quiet_until, so no other CPU can tell, and cpu
+ * finds their notes. Stops at the first that does not settle alone, has
+ * no free slot, or is another CPU's (cpu could read it too soon). */
+static void settle_ahead(order_t *o, int cpu, uint64_t upto)
 {
     ocpu_t *c = &o->cpus[cpu];
+    while (o->nheap && o->heap[0].vis <= upto) {
+        int id = o->heap[0].id;
+        const sbe_t *e = &o->pool[id];
+        if (e->cpu != cpu || !settles_alone(o, e->release, &o->hsum[(size_t)id * (size_t)o->sw]) ||
+            !note_early(o, c, e->a, e->line, e->vis))
+            return;
+        heap_pop(o);
+        mem_poke(o->mem, e->a, e->v);
+        sb_remove(c, id);
+        o->freel[o->nfree++] = id;
+    }
+}
+
+__attribute__((always_inline)) inline void order_store(order_t *o, int cpu, maddr_t a, uint64_t v,
+                                                       uint64_t t, uint32_t cost, int release,
+                                                       uint64_t quiet_until)
+{
+    ocpu_t *c = &o->cpus[cpu];
+    uint64_t line = line_of(o, a), vis = t + cost;
+    if (o->model == PLATFORM_TSO) {
+        if (vis < c->last_vis)
+            vis = c->last_vis;
+        c->last_vis = vis;
+    } else {
+        uint64_t same = order_line_drained_at(o, cpu, a);
+        if (vis < same)
+            vis = same;
+    }
+    o->nstores++;
+    if (quiet_until >= vis && vis > t) { /* see "Early visibility" */
+        settle_ahead(o, cpu, vis);
+        if ((!o->nheap || o->heap[0].vis > vis) && settles_alone(o, release, o->ssum) &&
+            note_early(o, c, a, line, vis)) {
+            mem_poke(o->mem, a, v);
+            return;
+        }
+    }
     int id = new_entry(o);
     sbe_t *e = &o->pool[id];
     e->a = a;
-    e->line = line_of(o, a);
+    e->line = line;
     e->v = v;
     e->issue = t;
-    e->vis = t + cost;
+    e->vis = vis;
     e->seq = o->seq++;
     e->cpu = cpu;
     e->release = release;
-    if (o->model == PLATFORM_TSO) {
-        if (e->vis < c->last_vis)
-            e->vis = c->last_vis;
-        c->last_vis = e->vis;
-    } else {
-        uint64_t same = order_line_drained_at(o, cpu, a);
-        if (e->vis < same)
-            e->vis = same;
+    if (o->model == PLATFORM_WEAK) {
         if (o->hw == 1) { /* up to 64 CPUs: no memcpy calls */
             o->holders[id] = o->scratch[0];
             o->hsum[id] = o->ssum[0];
@@ -536,7 +637,6 @@ __attribute__((always_inline)) inline void order_store(order_t *o, int cpu, madd
     }
     c->sb[c->nsb++] = id;
     heap_push(o, id);
-    o->nstores++;
 }
 
 void order_rmw(order_t *o, int cpu, maddr_t a, uint64_t t)
@@ -556,6 +656,9 @@ int order_line_quiet(const order_t *o, int cpu, maddr_t a)
         if (o->pool[o->heap[k].id].line == line)
             return 0;
     const ocpu_t *c = &o->cpus[cpu];
+    const note_t *n = &c->early_line[line & (EARLY_SLOTS - 1)];
+    if (n->key == line && n->vis > o->floor) /* its own store, applied early */
+        return 0;
     for (int k = 0; k < c->niq; k++) /* a dead entry is as good as gone */
         if (c->iq[k].line == line && c->iq[k].apply_at > o->floor)
             return 0;
@@ -580,8 +683,10 @@ void order_flush(order_t *o, int cpu)
     iq_clear(o, cpu);
 }
 
-void order_counts(const order_t *o, uint64_t *stores, uint64_t *forwarded, uint64_t *stale)
+void order_counts(const order_t *o, uint64_t *stores, uint64_t *forwarded, uint64_t *stale,
+                  uint64_t *early)
 {
+    *early = o->nearly;
     *stores = o->nstores;
     *forwarded = o->nfwd;
     *stale = o->nstale;

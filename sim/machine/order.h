@@ -58,9 +58,12 @@ uint64_t order_line_drained_at(const order_t *o, int cpu, maddr_t a);
 void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t);
 /* Buffers cpu's store of v to a, issued at cycle t, whose coherence
  * transaction takes cost cycles. release: a release store, visible to
- * every CPU at once (the caller has waited for order_drained_at first). */
-void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_t cost,
-                 int release);
+ * every CPU at once (the caller has waited for order_drained_at first).
+ * quiet_until: no other CPU acts (reads, writes, spins) before this cycle,
+ * as far as the caller's scheduler knows (0: unknown); it lets a store
+ * that nobody can see early be applied at once, with the same results. */
+void order_store(order_t *o, int cpu, maddr_t a, uint64_t v, uint64_t t, uint32_t cost, int release,
+                 uint64_t quiet_until);
 /* cpu's RMW writes a's word in mem at cycle t, at once (call it before the
  * RMW changes mem, after order_before_store): the CPUs that held the line
  * keep a stale copy until they process its invalidation. */
@@ -78,7 +81,9 @@ uint64_t order_peek(const order_t *o, maddr_t a);
 /* Drops cpu's queued invalidations (its cache was flushed). */
 void order_flush(order_t *o, int cpu);
 
-/* Counters: stores buffered, loads forwarded, stale loads. */
-void order_counts(const order_t *o, uint64_t *stores, uint64_t *forwarded, uint64_t *stale);
+/* Counters: stores buffered, loads forwarded, stale loads, stores applied
+ * early (seen by nobody before their cycle). */
+void order_counts(const order_t *o, uint64_t *stores, uint64_t *forwarded, uint64_t *stale,
+                  uint64_t *early);
 
 #endif

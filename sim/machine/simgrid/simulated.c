@@ -268,6 +268,18 @@ static void ord_drain(cpu_t *c, maddr_t a, int whole)
     }
 }
 
+/* The first cycle at which another CPU may act: c holds the baton (the
+ * earliest key), so every other CPU's next step is at its key or later (the
+ * heap has two sentinels after it). A spinner that a store wakes could come
+ * sooner: none may be watching. */
+static inline uint64_t quiet_until(const machine_t *m, const cpu_t *c)
+{
+    if (m->nwatch || m->heap[0].cpu != c->id)
+        return 0;
+    uint64_t k = m->heap[1].key < m->heap[2].key ? m->heap[1].key : m->heap[2].key;
+    return k == UINT64_MAX ? UINT64_MAX : k >> m->kshift;
+}
+
 static uint64_t ord_read(cpu_t *c, maddr_t a, int acquire)
 {
     order_t *o = c->m->order;
@@ -302,7 +314,7 @@ static void ord_write(cpu_t *c, maddr_t a, uint64_t v, int release)
     uint32_t cost;
     if (!mem_hit(m->mem, c->id, a, MEM_WRITE, &cost))
         cost = mem_access(m->mem, c->id, a, MEM_WRITE, &kind);
-    order_store(m->order, c->id, a, v, start, cost, rel);
+    order_store(m->order, c->id, a, v, start, cost, rel, quiet_until(m, c));
     uint64_t hit = mem_spin_hit_cycles(m->mem); /* into the store buffer */
     c->an.n[kind]++;
     count_level(c);

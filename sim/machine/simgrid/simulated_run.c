@@ -136,10 +136,12 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     if (m->order) { /* every store reaches memory before finish() looks */
         order_settle(m->order, UINT64_MAX);
         if (getenv("NUMASIM_ORDER_DEBUG")) {
-            uint64_t st, fw, sl;
-            order_counts(m->order, &st, &fw, &sl);
-            fprintf(stderr, "order: %llu stores, %llu forwarded, %llu stale loads\n",
-                    (unsigned long long)st, (unsigned long long)fw, (unsigned long long)sl);
+            uint64_t st, fw, sl, ea;
+            order_counts(m->order, &st, &fw, &sl, &ea);
+            fprintf(stderr,
+                    "order: %llu stores (%llu applied early), %llu forwarded, %llu stale loads\n",
+                    (unsigned long long)st, (unsigned long long)ea, (unsigned long long)fw,
+                    (unsigned long long)sl);
         }
     }
     if (rc == 0 && m->hooks && m->hooks->finish)
