@@ -191,9 +191,9 @@ static trace_t random_run(platform_model_t model, double queue, int early, uint6
     fx_t f = make(model, queue);
     enum { NCPU = 4, NW = 6, STEPS = 20000 };
     maddr_t w[NW];
-    maddr_t l0 = mem_alloc(f.mem, 0, 64 * 3);
+    maddr_t lb = (maddr_t)f.p->line_bytes, l0 = mem_alloc(f.mem, 0, (size_t)lb * 3);
     for (int i = 0; i < NW; i++)
-        w[i] = l0 + (maddr_t)(i / 2) * 64 + (maddr_t)(i % 2) * 8;
+        w[i] = l0 + (maddr_t)(i / 2) * lb + (maddr_t)(i % 2) * 8;
     uint64_t next[NCPU] = {0, 1, 2, 3}, x = seed, val = 1;
     int pending[NCPU] = {-1, -1, -1, -1}, last[NCPU] = {0, 0, 0, 0};
     trace_t tr = {0xcbf29ce484222325ull, 0, 0, 0};
