@@ -410,6 +410,16 @@ static void sb_remove(ocpu_t *c, int id)
         }
 }
 
+/* Store id reaches mem and leaves its CPU's buffer (popped from the heap
+ * already). */
+static void retire(order_t *o, int id)
+{
+    const sbe_t *e = &o->pool[id];
+    mem_poke(o->mem, e->a, e->v);
+    sb_remove(&o->cpus[e->cpu], id);
+    o->freel[o->nfree++] = id;
+}
+
 /* The stores due at t, in order (order_settle found the first). */
 static void settle_due(order_t *o, uint64_t t)
 {
@@ -423,9 +433,7 @@ static void settle_due(order_t *o, uint64_t t)
                 queue_invalidations(o, e, &o->holders[(size_t)id * (size_t)o->hw],
                                     &o->hsum[(size_t)id * (size_t)o->sw], mem_peek(o->mem, e->a));
         }
-        mem_poke(o->mem, e->a, e->v);
-        sb_remove(&o->cpus[e->cpu], id);
-        o->freel[o->nfree++] = id;
+        retire(o, id);
     }
 }
 
@@ -581,9 +589,7 @@ static void settle_ahead(order_t *o, int cpu, uint64_t upto)
             !note_early(o, c, e->a, e->line, e->vis))
             return;
         heap_pop(o);
-        mem_poke(o->mem, e->a, e->v);
-        sb_remove(c, id);
-        o->freel[o->nfree++] = id;
+        retire(o, id);
     }
 }
 
