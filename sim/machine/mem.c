@@ -47,6 +47,7 @@
 #define _GNU_SOURCE /* mremap */
 #include "mem.h"
 #include "cache.h"
+#include "tlb.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -94,6 +95,12 @@ struct mem {
     uint64_t *fresh;                  /* [ncpus] footprint lines brought in so far */
     double *work_carry, *noise_carry; /* [ncpus] fractions of a footprint line */
     uint64_t *noise_at;               /* [ncpus] cycle up to which noise was applied */
+    /* the TLBs (NULL: translation is free) */
+    tlb_t *tlb;
+    uint32_t tlb_cyc[TLB_NLEVELS], c_walk;
+    int lines_per_page_shift; /* log2 of the lines of a page */
+    int ptes_per_line_shift;  /* log2 of the 8-byte page-table entries of a line */
+    uint64_t tlb_count[3];    /* translations found in the first level, the second, walked */
 };
 
 static void drop_line(void *ctx, int cpu, uint64_t li);
@@ -153,6 +160,16 @@ mem_t *mem_create(const platform_t *p)
     m->nlines = 1; /* line 0 holds address 0: never allocated */
     m->last_level = -1;
     m->hier = hier_create(p, drop_line, m);
+    m->tlb = tlb_create(p);
+    if (m->tlb) {
+        for (int l = 0; l < TLB_NLEVELS; l++)
+            m->tlb_cyc[l] = cyc(p->tlb[l].cycles);
+        m->c_walk = cyc(p->walk_cycles);
+        while ((1l << (m->lines_per_page_shift + m->line_shift)) < p->page_bytes)
+            m->lines_per_page_shift++;
+        while ((8 << m->ptes_per_line_shift) < p->line_bytes)
+            m->ptes_per_line_shift++;
+    }
     if (m->hier) {
         for (int l = 0; l < CACHE_NLEVELS; l++)
             m->lvl_cycles[l] = hier_cycles(m->hier, l);
@@ -180,6 +197,7 @@ void mem_destroy(mem_t *m)
         free(m->held[c].v);
     free(m->held);
     hier_destroy(m->hier);
+    tlb_destroy(m->tlb);
     free(m->evictions);
     free(m->footprint_evictions);
     free(m->fresh);
@@ -456,8 +474,27 @@ static int level_of(mem_t *m, const line_t *l, int cpu, uint64_t li, int held, h
     return lvl;
 }
 
+/* The page-table entries' lines: foreign (never shared, never written
+ * back), one tag for every ptes-per-line pages, the same for all CPUs. */
+#define PTE_TAG (HIER_FOREIGN | 1ull << 60)
+
+/* cpu translates a on side (code 1, data 0): what it costs, the walk's
+ * page-table read included. Comes first in an access: the walk's read can
+ * evict the line the access wants, as it would on the machine. */
+static uint32_t translate(mem_t *m, int cpu, maddr_t a, int code)
+{
+    uint64_t page = tlb_page_of(m->tlb, a);
+    int l = tlb_translate(m->tlb, cpu, page, code);
+    m->tlb_count[l < 0 ? 2 : l]++;
+    if (l >= 0)
+        return m->tlb_cyc[2 * l + code];
+    int lvl = hier_access(m->hier, cpu, PTE_TAG | page >> m->ptes_per_line_shift, HIER_DATA);
+    return m->c_walk + (lvl >= 0 ? m->lvl_cycles[lvl] : m->c_local);
+}
+
 uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_out)
 {
+    uint32_t xlate = m->tlb ? translate(m, cpu, a, 0) : 0;
     uint64_t li = a >> m->line_shift;
     line_t *l = line_at(m, a);
     int n = m->p->cpu_node[cpu];
@@ -511,7 +548,7 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
         l->dirty = 1;
         cost += op == MEM_RMW ? m->c_atomic : (kind == MEM_HIT ? hit : 0);
     }
-    cost += m->c_insn; /* the code around the access (0 but on measured hosts) */
+    cost += m->c_insn + xlate; /* the code around the access (0 but on measured hosts) */
     if (kind != MEM_HIT && m->jitter && m->rng)
         cost += (uint32_t)gsl_rng_uniform_int(m->rng, (unsigned long)m->jitter + 1);
     m->count[kind]++;
@@ -529,6 +566,8 @@ __attribute__((always_inline)) inline int mem_hit(mem_t *m, int cpu, maddr_t a, 
         return 0;
     int lvl = -1;
     if (m->hier && (lvl = hier_first_mru(m->hier, cpu, a >> m->line_shift, HIER_DATA)) < 0)
+        return 0;
+    if (m->tlb && !tlb_first_mru(m->tlb, cpu, tlb_page_of(m->tlb, a), 0))
         return 0;
     /* what mem_access does in this case, and nothing else */
     uint32_t hit = lvl >= 0 ? m->lvl_cycles[lvl] : m->c_hit;
@@ -549,6 +588,7 @@ __attribute__((always_inline)) inline int mem_hit(mem_t *m, int cpu, maddr_t a, 
 
 uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind_out, int *level)
 {
+    uint32_t xlate = m->tlb ? translate(m, cpu, a, 1) : 0;
     uint64_t li = a >> m->line_shift;
     line_t *l = line_at(m, a);
     mem_kind_t kind = MEM_HIT;
@@ -563,6 +603,7 @@ uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind_out, int 
     }
     if (kind != MEM_HIT && m->jitter && m->rng)
         cost += (uint32_t)gsl_rng_uniform_int(m->rng, (unsigned long)m->jitter + 1);
+    cost += xlate;
     *kind_out = kind;
     *level = kind == MEM_HIT ? lvl : -1;
     return cost;
@@ -571,6 +612,8 @@ uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind_out, int 
 int mem_fetch_code_private_hit(mem_t *m, int cpu, maddr_t a)
 {
     if (!m->hier || !m->p->cache[CACHE_L1I].bytes)
+        return 0;
+    if (m->tlb && !tlb_first_mru(m->tlb, cpu, tlb_page_of(m->tlb, a), 1))
         return 0;
     /* in l1i means held: inclusion keeps it in the last level, and a line
      * that leaves the last level or is invalidated leaves l1i too */
@@ -657,6 +700,19 @@ void mem_flush(mem_t *m, int cpu, int with_code)
 
 #define FRESH_MASK ((1ull << 40) - 1)
 
+/* The pages of foreign lines first..last (line numbers under base) go
+ * through cpu's data TLBs, in order. */
+static void foreign_pages(mem_t *m, int cpu, uint64_t base, uint64_t first, uint64_t last)
+{
+    uint64_t p0 = first >> m->lines_per_page_shift, p1 = last >> m->lines_per_page_shift;
+    uint64_t n = p1 - p0 + 1, cap = tlb_max_entries(m->tlb);
+    if (n > cap) {
+        p0 += n - cap;
+        n = cap;
+    }
+    tlb_fill_foreign(m->tlb, cpu, (base & ~HIER_FOREIGN) | (p0 & FRESH_MASK), n);
+}
+
 /* Brings lines (plus the fraction carried) of fresh foreign data into cpu. */
 static void fill_fresh(mem_t *m, int cpu, double lines, double *carry)
 {
@@ -673,6 +729,8 @@ static void fill_fresh(mem_t *m, int cpu, double lines, double *carry)
     for (uint64_t i = 0; i < k; i++)
         hier_access(m->hier, cpu, base | ((m->fresh[cpu] + i) & FRESH_MASK), HIER_DATA);
     m->in_footprint = 0;
+    if (m->tlb && k) /* the pages of those lines, which fill them densely */
+        foreign_pages(m, cpu, base, m->fresh[cpu], m->fresh[cpu] + k - 1);
     m->fresh[cpu] += k;
 }
 
@@ -684,6 +742,8 @@ void mem_footprint_tick(mem_t *m, int cpu)
     m->in_footprint = 1;
     hier_fill_foreign(m->hier, cpu, HIER_FOREIGN | 1ull << 61 | (uint64_t)cpu << 40, n);
     m->in_footprint = 0;
+    if (m->tlb)
+        foreign_pages(m, cpu, 1ull << 61 | (uint64_t)cpu << 40, 0, n - 1);
 }
 
 void mem_footprint_work(mem_t *m, int cpu, uint64_t cycles)

@@ -46,6 +46,17 @@ typedef struct {
     cache_scope_t scope;
 } platform_cache_t;
 
+/* The TLBs a platform may describe (props NAME_entries, NAME_ways,
+ * NAME_cycles, NAME = dtlb1 itlb1 dtlb2 itlb2; page_bytes, walk_cycles).
+ * A level is present when entries > 0. tlb.h says how they are used. */
+typedef enum { TLB_DTLB1, TLB_ITLB1, TLB_DTLB2, TLB_ITLB2, TLB_NLEVELS } tlb_level_id_t;
+
+typedef struct {
+    int entries;   /* 0: the platform has no such TLB */
+    int ways;      /* entries when fully associative */
+    double cycles; /* a translation found here after missing the level above */
+} platform_tlb_t;
+
 /* What fills the caches between calls (all 0 by default); see mem.h. */
 typedef struct {
     double tick_lines;       /* tick_footprint_lines: per tick, the same lines each tick */
@@ -87,6 +98,9 @@ typedef struct {
     int *cpu_package;      /* [ncpus] host prop "package", else the node */
     int text_node;         /* kernel text's home (prop text_node, default 0) */
     platform_footprint_t footprint;
+    platform_tlb_t tlb[TLB_NLEVELS]; /* all entries 0: translation is free, as before */
+    long page_bytes;                 /* prop page_bytes (default 4096) */
+    double walk_cycles;              /* a walk, besides reading its page-table line */
     platform_model_t memory_model;
     int nparams;
     platform_param_t *params; /* every zone prop and link class, resolved */

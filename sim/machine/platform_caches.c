@@ -13,7 +13,14 @@
  *          l1d_write_through 0 or 1 (needs l2): a store costs l2's latency;
  *   code   text_node (default 0) names an existing node; code_UNIT_bytes >= 0;
  *   fill   tick_footprint_lines, work_lines_per_mcycle,
- *          noise_lines_per_mcycle >= 0.
+ *          noise_lines_per_mcycle >= 0;
+ *   tlb    NAME_entries [NAME_ways] [NAME_cycles], NAME = dtlb1 itlb1 dtlb2
+ *          itlb2: entries 1..65536 a multiple of ways (default: entries,
+ *          fully associative), cycles >= 0 (default 0); dtlb1 needs level
+ *          l1d (a walk reads through the data caches), itlb1 needs dtlb1,
+ *          dtlb2 dtlb1 and itlb2 itlb1; page_bytes (default 4096) a power
+ *          of two from line_bytes to 1 GiB, and walk_cycles >= 0 (default
+ *          0), both only with dtlb1.
  */
 #include "platform.h"
 #include "platform_xml_internal.h"
@@ -24,6 +31,7 @@
 
 static const char *const kLevelNames[CACHE_NLEVELS] = {"l1i", "l1d", "l2", "l3"};
 static const char *const kScopeNames[] = {"cpu", "node", "package"};
+static const char *const kTlbNames[TLB_NLEVELS] = {"dtlb1", "itlb1", "dtlb2", "itlb2"};
 
 const char *platform_cache_name(cache_level_t l)
 {
@@ -153,6 +161,8 @@ static int check_hierarchy(platform_t *p, err_t *e)
     return 0;
 }
 
+static int read_tlbs(platform_t *p, err_t *e);
+
 int platform_check_caches(platform_t *p, err_t *e)
 {
     for (int l = 0; l < CACHE_NLEVELS; l++)
@@ -180,6 +190,8 @@ int platform_check_caches(platform_t *p, err_t *e)
         number(p, "work_lines_per_mcycle", 0, 0, &p->footprint.work_per_mcycle, e) < 0 ||
         number(p, "noise_lines_per_mcycle", 0, 0, &p->footprint.noise_per_mcycle, e) < 0)
         return -1;
+    if (read_tlbs(p, e) < 0)
+        return -1;
     for (int i = 0; i < p->nparams; i++) {
         const char *n = p->params[i].name;
         size_t len = strlen(n);
@@ -189,6 +201,76 @@ int platform_check_caches(platform_t *p, err_t *e)
             return -1;
     }
     return 0;
+}
+
+/* Reads TLB level l; the level it needs above it must be read before. */
+static int read_tlb(platform_t *p, int l, err_t *e)
+{
+    static const int kNeeds[TLB_NLEVELS] = {-1, TLB_DTLB1, TLB_DTLB1, TLB_ITLB1};
+    char name[64];
+    const char *ln = kTlbNames[l];
+    double entries = 0, ways = 0, cycles = 0;
+    snprintf(name, sizeof name, "%s_entries", ln);
+    int has = number(p, name, 1, 1, &entries, e);
+    if (has < 0)
+        return -1;
+    const platform_param_t *qe = platform_param(p, name);
+    if (!has) {
+        for (int i = 0; i < 2; i++) {
+            snprintf(name, sizeof name, "%s_%s", ln, i ? "cycles" : "ways");
+            const platform_param_t *q = platform_param(p, name);
+            if (q)
+                return where(p, q, e, "property '%s' given without '%s_entries'", name, ln);
+        }
+        return 0;
+    }
+    if (entries > 65536)
+        return where(p, qe, e, "property '%s' must be at most 65536, not %s", qe->name, qe->value);
+    if (l == TLB_DTLB1 && !p->cache[CACHE_L1D].bytes)
+        return where(p, qe, e, "TLB '%s' needs cache level 'l1d' (a walk reads through it)", ln);
+    if (kNeeds[l] >= 0 && !p->tlb[kNeeds[l]].entries)
+        return where(p, qe, e, "TLB '%s' needs TLB '%s'", ln, kTlbNames[kNeeds[l]]);
+    snprintf(name, sizeof name, "%s_ways", ln);
+    int hw = number(p, name, 1, 1, &ways, e);
+    if (hw < 0)
+        return -1;
+    if (!hw)
+        ways = entries;
+    else if (fmod(entries, ways) != 0)
+        return where(p, qe, e, "property '%s' = %s is not a multiple of '%s' (%g)", qe->name,
+                     qe->value, name, ways);
+    snprintf(name, sizeof name, "%s_cycles", ln);
+    if (number(p, name, 0, 0, &cycles, e) < 0)
+        return -1;
+    p->tlb[l].entries = (int)entries;
+    p->tlb[l].ways = (int)ways;
+    p->tlb[l].cycles = cycles;
+    return 0;
+}
+
+static int read_tlbs(platform_t *p, err_t *e)
+{
+    for (int l = 0; l < TLB_NLEVELS; l++)
+        if (read_tlb(p, l, e) < 0)
+            return -1;
+    p->page_bytes = 4096;
+    const char *only[] = {"page_bytes", "walk_cycles"};
+    for (int i = 0; i < 2; i++) {
+        const platform_param_t *q = platform_param(p, only[i]);
+        if (q && !p->tlb[TLB_DTLB1].entries)
+            return where(p, q, e, "property '%s' given without 'dtlb1_entries'", only[i]);
+    }
+    double pb = 4096;
+    if (number(p, "page_bytes", 1, 1, &pb, e) < 0)
+        return -1;
+    long v = (long)pb;
+    if (pb > (double)(1l << 30) || v < p->line_bytes || (v & (v - 1)))
+        return where(p, platform_param(p, "page_bytes"), e,
+                     "property 'page_bytes' must be a power of two from line_bytes (%d) to 1 GiB, "
+                     "not %g",
+                     p->line_bytes, pb);
+    p->page_bytes = v;
+    return number(p, "walk_cycles", 0, 0, &p->walk_cycles, e) < 0 ? -1 : 0;
 }
 
 uint64_t platform_code_bytes(const platform_t *p, const char *unit)

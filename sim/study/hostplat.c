@@ -29,6 +29,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --- the memory model's values and their origins ------------------------ */
 
@@ -489,6 +490,91 @@ static void write_levels(FILE *f, const host_topo_t *t, const level_t *lv)
     }
 }
 
+/* --- TLBs ------------------------------------------------------------------ */
+
+/* The pages_N row of the probe whose N is the largest <= n (below: 0) or
+ * the smallest >= n (below: 1); its N in *at, 0 when there is none. */
+static double pages_row(const probe_result_t *pr, double n, int above, double *at)
+{
+    double best = 0, v = 0;
+    for (int i = 0; pr && i < pr->nrows; i++) {
+        const probe_row_t *w = &pr->rows[i];
+        char *end;
+        if (strncmp(w->probe, "pages_", 6) != 0)
+            continue;
+        double k = strtod(w->probe + 6, &end);
+        if (*end || (above ? k < n : k > n) || (best && (above ? k >= best : k <= best)))
+            continue;
+        best = k;
+        v = w->median;
+    }
+    *at = best;
+    return v;
+}
+
+/* This host's TLBs from CPUID, and their costs from the probe's pages_N
+ * rows when it has them (else starting values for scripts/validate's
+ * stage t). Only for this system (CPUID describes this machine, not an
+ * HWLOC_XMLFILE's) and with an l1d (a walk reads through it). */
+static void write_tlbs(FILE *f, const host_topo_t *t, const level_t *lv, const probe_result_t *pr,
+                       const char *ppath)
+{
+    static const char *const names[TLB_NLEVELS] = {"dtlb1", "itlb1", "dtlb2", "itlb2"};
+    platform_tlb_t tlb[TLB_NLEVELS];
+    char why[200];
+    if (!t->this_system || !lv[HOST_L1D].on || !host_topo_tlbs(tlb, why, sizeof why)) {
+        fprintf(f, "    <!-- TLBs: none (%s) -->\n",
+                !t->this_system    ? "CPUID describes this machine, not the topology file"
+                : !lv[HOST_L1D].on ? "no l1d level, through which a walk reads"
+                                   : why);
+        return;
+    }
+    for (int l = 0; l < TLB_NLEVELS; l++)
+        if (tlb[l].entries)
+            fprintf(f,
+                    "    <!-- %s: %s, %d entries, %s -->\n    <prop id=\"%s_entries\" "
+                    "value=\"%d\"/>\n    <prop id=\"%s_ways\" value=\"%d\"/>\n",
+                    why, names[l], tlb[l].entries,
+                    tlb[l].ways == tlb[l].entries ? "fully associative" : "set-associative",
+                    names[l], tlb[l].entries, names[l], tlb[l].ways);
+    long pg = sysconf(_SC_PAGESIZE);
+    fprintf(f, "    <!-- sysconf(_SC_PAGESIZE) -->\n    <prop id=\"page_bytes\" value=\"%ld\"/>\n",
+            pg > 0 ? pg : 4096);
+    /* second level: rows just past the first level's reach against rows
+     * within it (the lines in l1d either way); walk: rows past the second
+     * level's reach against rows within half of it */
+    double d1 = tlb[TLB_DTLB1].entries, d2 = tlb[TLB_DTLB2].entries, a, b, c, d;
+    double in1 = pages_row(pr, d1, 0, &a), out1 = pages_row(pr, d1 + 1, 1, &b);
+    double hit2 = 3, walk = 30;
+    char why2[300], whyw[300];
+    snprintf(why2, sizeof why2, "starting value, fitted by scripts/validate (stage t)%s",
+             pr ? ": the probe has no pages_N rows around dtlb1_entries" : "");
+    snprintf(whyw, sizeof whyw, "starting value, fitted by scripts/validate (stage t)%s",
+             pr ? ": the probe has no pages_N rows around dtlb2_entries" : "");
+    if (a && b && b <= 2 * d1 && out1 > in1) {
+        hit2 = round((out1 - in1) * 10) / 10;
+        snprintf(why2, sizeof why2, "probe %s: pages_%g - pages_%g (within and just past dtlb1)",
+                 ppath, b, a);
+    }
+    if (d2) {
+        double in2 = pages_row(pr, d2 / 2, 0, &c), out2 = pages_row(pr, d2 * 1.3, 1, &d);
+        if (c && d && out2 > in2 + hit2) {
+            /* the walk's page-table read and the second level's cost,
+             * which only the rows within it pay, about cancel */
+            walk = round((out2 - in2) * 10) / 10;
+            snprintf(whyw, sizeof whyw,
+                     "probe %s: pages_%g - pages_%g (past dtlb2, within half of it)", ppath, d, c);
+        }
+        fprintf(f, "    <!-- %s -->\n    <prop id=\"dtlb2_cycles\" value=\"%g\"/>\n", why2, hit2);
+    }
+    if (tlb[TLB_ITLB2].entries)
+        fprintf(f,
+                "    <!-- estimate: no probe sees the code side; the data side's value -->\n"
+                "    <prop id=\"itlb2_cycles\" value=\"%g\"/>\n",
+                hit2);
+    fprintf(f, "    <!-- %s -->\n    <prop id=\"walk_cycles\" value=\"%g\"/>\n", whyw, walk);
+}
+
 /* --- code sizes ----------------------------------------------------------- */
 
 /* Each code unit of the platform contract and the numasim functions that
@@ -586,12 +672,14 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
             t->nnodes == 1 ? "one node, none needed"
             : t->dist      ? "ACPI SLIT (hwloc \"NUMALatency\"), one link class per distance"
                            : "no SLIT: one link class within a package, one across packages");
-    fprintf(f, "     Origins of the values: hwloc, the probe file, or a default (README,\n"
-               "     \"Describing this host\"; docs/hardware-sources.md, \"The development\n"
-               "     host\", which gives each default's measurement or estimate).\n\n"
-               "     Units (numasim convention, see docs/platforms.md): one simulated second is one CPU\n"
-               "     cycle. Hosts have speed 1f; link latencies are ONE-WAY cycles written\n"
-               "     \"Ns\"; numasim doubles a route's latency into the round trip it adds. -->\n");
+    fprintf(
+        f,
+        "     Origins of the values: hwloc, the probe file, or a default (README,\n"
+        "     \"Describing this host\"; docs/hardware-sources.md, \"The development\n"
+        "     host\", which gives each default's measurement or estimate).\n\n"
+        "     Units (numasim convention, see docs/platforms.md): one simulated second is one CPU\n"
+        "     cycle. Hosts have speed 1f; link latencies are ONE-WAY cycles written\n"
+        "     \"Ns\"; numasim doubles a route's latency into the round trip it adds. -->\n");
     fprintf(f, "<platform version=\"4.1\">\n  <zone id=\"%s\" routing=\"Dijkstra\">\n", name);
     if (t->clock_mhz > 0)
         fprintf(f, "    <!-- read on this host: %s -->\n", t->clock_origin);
@@ -618,6 +706,7 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
     level_t lv[HOST_NLEVELS];
     make_levels(t, t->line_bytes > 0 ? t->line_bytes : 64, pr, ppath, lv);
     write_levels(f, t, lv);
+    write_tlbs(f, t, lv, pr, ppath);
     int by_package = 0;
     for (int l = 0; l < HOST_NLEVELS; l++)
         by_package |= lv[l].on && lv[l].scope == HOST_SCOPE_PACKAGE;

@@ -286,7 +286,7 @@ static void program(cpu_t *c, void *arg)
     cpu_irq_disable(c); /* the tick only in the ticks-on pause cells */
     for (i = 0; i < X->ncells; i++) {
         cell_t *k = &X->cells[i];
-        if (k->kind == K_PAUSE || k->kind == K_CHASE)
+        if (k->kind == K_PAUSE || k->kind == K_CHASE || k->kind == K_PAGES)
             break; /* probe_cache.c's, on CPU 0 alone */
         if (k->kind == K_PP_LDST || k->kind == K_PP_CAS) {
             probe_barrier(c, X);
@@ -323,7 +323,7 @@ static const char *kind_name(const cell_t *k, char *buf, size_t n)
                                         "pingpong_ldst",  "pingpong_cas", "timer_ops"};
     if (k->kind == K_STORE_INVAL)
         snprintf(buf, n, "store_inval_%d", k->nsharers);
-    else if (k->kind == K_CHASE || k->kind == K_PAUSE)
+    else if (k->kind == K_CHASE || k->kind == K_PAUSE || k->kind == K_PAGES)
         probe_cache_name(k, buf, n);
     else
         snprintf(buf, n, "%s", names[k->kind]);

@@ -36,6 +36,14 @@
  * its capacity: the simulated curve is a staircase, and it places a
  * footprint only as finely as the pauses are spaced (--pauses).
  *
+ * pages_N: the same chase through N pages, one line in each (at a random
+ * place in its page, so that the lines spread over the cache sets), the
+ * pages in a random order: every load needs a translation of its own. Its
+ * rows are a second staircase whose steps are the TLBs' entries and whose
+ * treads add their costs to the lines' (the chase rows of N lines give
+ * those). Only where the platform describes a TLB (dtlb1_entries; natively,
+ * what CPUID says), up to 4x its largest level's entries.
+ *
  * Order: the pause cells come before the chase, so that they see the same
  * history whatever the chase's largest size (tune --probe-target shortens the
  * chase to the target's sizes), and the chase runs with interrupts off
@@ -96,6 +104,16 @@ void probe_cache_cells(probe_ctx_t *X, machine_t *m)
                 k->reps = X->reps;
         }
     }
+    uint64_t pmax = probe_pages_max(p, X->chase_max);
+    for (uint64_t n = 8; n <= pmax; n *= 2) {
+        uint64_t counts[2] = {n, n * 3 / 2};
+        for (int i = 0; i < 2; i++)
+            if (counts[i] <= pmax) {
+                cell_t *k = probe_add_cell(X, m, K_PAGES, 0, 0, n0, 0, 0);
+                k->bytes = counts[i];
+                k->batch = PROBE_CHASE_BATCH;
+            }
+    }
     for (uint64_t s = 1024; s <= X->chase_max; s *= 2) {
         uint64_t sizes[2] = {s, s * 3 / 2};
         for (int i = 0; i < 2; i++)
@@ -145,9 +163,22 @@ static void pause_phase(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep
     cpu_idle_until(c, next > now + lead ? next - lead : next + period - lead);
 }
 
+uint64_t probe_pages_max(const platform_t *p, uint64_t chase_max)
+{
+    uint64_t most = 0;
+    for (int l = TLB_DTLB1; l < TLB_NLEVELS; l += 2)
+        if ((uint64_t)p->tlb[l].entries > most)
+            most = (uint64_t)p->tlb[l].entries;
+    uint64_t page = p->page_bytes > 0 ? (uint64_t)p->page_bytes : PAGE_BYTES;
+    uint64_t fit = chase_max / page > 0 ? chase_max / page - 1 : 0; /* one spare: alignment */
+    return 4 * most < fit ? 4 * most : fit;
+}
+
 void probe_cache_name(const cell_t *k, char *buf, size_t n)
 {
-    if (k->kind == K_CHASE)
+    if (k->kind == K_PAGES)
+        snprintf(buf, n, "pages_%llu", (unsigned long long)k->bytes);
+    else if (k->kind == K_CHASE)
         snprintf(buf, n, "chase_%llu", (unsigned long long)k->bytes);
     else
         snprintf(buf, n, "timer_ops_pause_%s%llu", k->ticks ? "tick_" : "",
@@ -204,14 +235,47 @@ static maddr_t build_ring(machine_t *m, maddr_t buf, uint64_t bytes, uint32_t li
     return start;
 }
 
+/* The ring of a pages_N cell: one line in each of n pages of page bytes,
+ * at a random line of the page, the pages in a random order. */
+static maddr_t build_page_ring(machine_t *m, maddr_t buf, uint64_t n, uint64_t page, uint32_t line)
+{
+    uint32_t *order = malloc(sizeof *order * n);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!order || !r)
+        abort();
+    gsl_rng_set(r, (unsigned long)n + 1);
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = i;
+    shuffle(r, order, (uint32_t)n);
+    uint32_t per_page = (uint32_t)(page / line);
+    maddr_t *at = malloc(sizeof *at * n);
+    if (!at)
+        abort();
+    for (uint32_t i = 0; i < n; i++)
+        at[i] = buf + (maddr_t)order[i] * page +
+                (maddr_t)gsl_rng_uniform_int(r, per_page ? per_page : 1) * line;
+    for (uint32_t i = 0; i < n; i++)
+        machine_poke(m, at[i], at[(i + 1) % n]);
+    maddr_t start = at[0];
+    gsl_rng_free(r);
+    free(order);
+    free(at);
+    return start;
+}
+
 static void chase(cpu_t *c, probe_ctx_t *X, cell_t *k)
 {
     machine_t *m = cpu_machine(c);
     uint32_t line = (uint32_t)X->p->line_bytes;
     if (!X->chase_buf)
         X->chase_buf = machine_alloc(m, k->home, (size_t)X->chase_max);
-    maddr_t a = build_ring(m, X->chase_buf, k->bytes, line);
-    uint64_t nlines = k->bytes / line;
+    uint64_t page = X->p->page_bytes > 0 ? (uint64_t)X->p->page_bytes : PAGE_BYTES;
+    /* the buffer starts on a page boundary natively (the arena is page
+     * aligned, a slice of it line aligned): the rings use whole pages */
+    maddr_t buf = (X->chase_buf + page - 1) / page * page;
+    maddr_t a = k->kind == K_PAGES ? build_page_ring(m, buf, k->bytes, page, line)
+                                   : build_ring(m, X->chase_buf, k->bytes, line);
+    uint64_t nlines = k->kind == K_PAGES ? k->bytes : k->bytes / line;
     for (uint64_t i = 0; i < nlines; i++) {
         a = cpu_read(c, a);
         if ((i & 0xffff) == 0xffff)
@@ -271,7 +335,9 @@ void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first)
     cpu_flush_cache(c, 1);
     for (int i = first; i < X->ncells; i++) {
         cell_t *k = &X->cells[i];
-        int want = k->kind == K_CHASE ? SEC_CHASE : k->ticks ? SEC_TICKS : SEC_QUIET;
+        int want = k->kind == K_CHASE || k->kind == K_PAGES ? SEC_CHASE
+                   : k->ticks                               ? SEC_TICKS
+                                                            : SEC_QUIET;
         if (want != state) {
             if (want == SEC_TICKS)
                 cpu_irq_enable(c);
@@ -280,7 +346,7 @@ void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first)
             cpu_write(c, X->section, (uint64_t)want);
             state = want;
         }
-        if (k->kind == K_CHASE)
+        if (k->kind == K_CHASE || k->kind == K_PAGES)
             chase(c, X, k);
         else
             for (int r = 0; r < k->reps; r++)

@@ -19,7 +19,8 @@ typedef enum {
     K_PP_CAS,
     K_TIMER_OPS,
     K_CHASE, /* probe_cache.c */
-    K_PAUSE  /* probe_cache.c */
+    K_PAUSE, /* probe_cache.c */
+    K_PAGES  /* probe_cache.c */
 } kind_t;
 
 typedef struct {
@@ -30,7 +31,7 @@ typedef struct {
     maddr_t line;   /* the probed line (0 for the chase and pause cells) */
     int reps;       /* samples */
     int batch;      /* operations timed together in one sample */
-    uint64_t bytes; /* chase: the working set */
+    uint64_t bytes; /* chase: the working set; pages: the pages */
     uint64_t pause; /* timer_ops_pause: cycles of work before the pair */
     int ticks;      /* timer_ops_pause: with the tick (interrupts enabled) */
     double *sample; /* [reps] raw cycles */
@@ -48,7 +49,7 @@ typedef struct {
     maddr_t timer;      /* timer_ops' timer, on CPU 0's node */
     uint64_t chase_max; /* the largest working set; its buffer is allocated by the first chase */
     maddr_t section;    /* probe_cache.c: what CPU 0 is doing, for the CPUs that wait */
-    int only_cache;         /* probe_opts_t's */
+    int only_cache;     /* probe_opts_t's */
     const uint64_t *pauses; /* [npauses] of the pause rows */
     int npauses;
     maddr_t chase_buf;
@@ -64,6 +65,8 @@ void probe_barrier(cpu_t *c, const probe_ctx_t *X);
 /* mod_timer then del_timer of the probe's timer. */
 void probe_timer_pair(cpu_t *c, const probe_ctx_t *X);
 
+/* probe_cache.c: the most pages of a pages_N row on p (0: no row). */
+uint64_t probe_pages_max(const platform_t *p, uint64_t chase_max);
 /* probe_cache.c: adds the timer_ops_pause and chase_S cells (after every
  * other cell: they come last in the program). */
 void probe_cache_cells(probe_ctx_t *X, machine_t *m);

@@ -3,12 +3,14 @@
 #include "host.h"
 
 #include "cycles.h"
+#include "host_topo.h"
 
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 struct host {
     hwloc_topology_t topo;
@@ -161,6 +163,10 @@ host_t *host_open(const char *cpus, err_t *e)
     hwloc_bitmap_free(set);
     p->node_lat = xcalloc((size_t)p->nnodes * (size_t)p->nnodes, sizeof *p->node_lat);
     p->line_bytes = line_size(h->topo);
+    char why[200];
+    host_topo_tlbs(p->tlb, why, sizeof why); /* the pages_N probe rows need them */
+    long pg = sysconf(_SC_PAGESIZE);
+    p->page_bytes = pg > 0 ? pg : 4096;
     h->mhz = measure_mhz();
     p->clock_mhz = h->mhz;
 

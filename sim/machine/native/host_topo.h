@@ -9,6 +9,9 @@
 #define NUMASIM_HOST_TOPO_H
 
 #include "err.h"
+#include "platform.h"
+
+#include <stddef.h>
 
 /* The cache levels a platform file names (contract of issue 18). */
 typedef enum { HOST_L1I, HOST_L1D, HOST_L2, HOST_L3, HOST_NLEVELS } host_level_t;
@@ -63,5 +66,10 @@ void host_topo_free(host_topo_t *t);
  * the file cannot be read, is not ELF, or has no symbol table (stripped). */
 int host_topo_symbol_sizes(const char *path, const char *const *names, int n,
                            unsigned long long *sizes, err_t *e);
+
+/* host_tlb.c: this host's TLBs for 4 KiB pages, from CPUID (hwloc has
+ * none). Fills tlb (all zero when none is found) and why with the source;
+ * returns 1 when a first-level data TLB was found, else 0. */
+int host_topo_tlbs(platform_tlb_t tlb[TLB_NLEVELS], char *why, size_t n);
 
 #endif
