@@ -61,6 +61,16 @@ static void print_text(const platform_t *p)
         printf("  kernel text on node %d; footprints: %g lines per tick, %g lines per 10^6 "
                "cycles of work,\n  %g lines per 10^6 cycles of time (other software)\n",
                p->text_node, f->tick_lines, f->work_per_mcycle, f->noise_per_mcycle);
+        if (p->tlb[TLB_DTLB1].entries) {
+            static const char *const names[TLB_NLEVELS] = {"dtlb1", "itlb1", "dtlb2", "itlb2"};
+            printf("\nTLBs (per cpu, LRU, %ld-byte pages; a walk costs %g cycles and reads its "
+                   "page-table line\n  through the data caches):\n",
+                   p->page_bytes, p->walk_cycles);
+            for (int l = 0; l < TLB_NLEVELS; l++)
+                if (p->tlb[l].entries)
+                    printf("  %-5s %5d entries, %4d ways, %g cycles\n", names[l], p->tlb[l].entries,
+                           p->tlb[l].ways, p->tlb[l].cycles);
+        }
     } else {
         printf("\ncaches: infinite (no cache level in the file)\n");
     }

@@ -133,7 +133,7 @@ static int is_probe_row(const char *name)
     static const char *const exact[] = {"timer_overhead", "hit",         "atomic_held",
                                         "timer_ops",      "load_mem",    "load_dirty",
                                         "pingpong_ldst",  "pingpong_cas"};
-    static const char *const prefix[] = {"store_inval_", "chase_", "timer_ops_pause_"};
+    static const char *const prefix[] = {"store_inval_", "chase_", "pages_", "timer_ops_pause_"};
     for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
         if (!strcmp(name, exact[i]))
             return 1;
@@ -454,19 +454,23 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
     /* The simulated chase stops at the target's largest size: the rest of
      * the chase is the bulk of a probe's time on a platform with a large
      * last level, and the other rows do not depend on it (probe_cache.c). */
-    long chase_max = 1024;
+    long chase_max = 1024, page = p->page_bytes > 0 ? p->page_bytes : 4096;
     for (int i = 0; i < T.ncells; i++) {
         long s;
         if (!strncmp(rows[i].probe, "chase_", 6) && err_parse_long(rows[i].probe + 6, &s) == 0 &&
             s > chase_max)
             chase_max = s;
+        /* a pages_N row needs N pages and one to align them (probe_cache.c) */
+        if (!strncmp(rows[i].probe, "pages_", 6) && err_parse_long(rows[i].probe + 6, &s) == 0 &&
+            (s + 1) * page > chase_max && (s + 1) * page <= PROBE_CHASE_CAP)
+            chase_max = (s + 1) * page;
     }
     snprintf(T.chase_max, sizeof T.chase_max, "%ld", chase_max);
     T.pauses = rc == 0 ? target_pauses(rows, T.ncells) : NULL;
     T.only_cache = 1;
     for (int i = 0; i < T.ncells; i++)
-        if (strncmp(rows[i].probe, "chase_", 6) && strncmp(rows[i].probe, "timer_ops_pause_", 16) &&
-            strcmp(rows[i].probe, "hit"))
+        if (strncmp(rows[i].probe, "chase_", 6) && strncmp(rows[i].probe, "pages_", 6) &&
+            strncmp(rows[i].probe, "timer_ops_pause_", 16) && strcmp(rows[i].probe, "hit"))
             T.only_cache = 0;
     T.rows = rows;
     if (rc == 0) {

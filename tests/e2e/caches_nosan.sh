@@ -48,6 +48,14 @@ bad "a text node that does not exist" text_node "${levels[@]}" text_node=16
 bad "a negative footprint" tick_footprint_lines "${levels[@]}" tick_footprint_lines=-3
 bad "a write-through flag that is not 0 or 1" l1d_write_through "${levels[@]}" l1d_write_through=2
 bad "a code size that is no number" code_mod_timer_bytes "${levels[@]}" code_mod_timer_bytes=big
+tlbs=(dtlb1_entries=32 dtlb2_entries=128 dtlb2_ways=4 dtlb2_cycles=4 walk_cycles=15)
+bad "TLB entries not a multiple of its ways" dtlb2_entries "${levels[@]}" "${tlbs[@]/dtlb2_ways=4/dtlb2_ways=5}"
+bad "zero TLB entries" dtlb1_entries "${levels[@]}" "${tlbs[@]/dtlb1_entries=32/dtlb1_entries=0}"
+bad "a second-level TLB without a first" itlb2_entries "${levels[@]}" "${tlbs[@]}" itlb2_entries=128
+bad "a TLB without cache levels" dtlb1_entries dtlb1_entries=32
+bad "a page size that is no power of two" page_bytes "${levels[@]}" "${tlbs[@]}" page_bytes=5000
+bad "a page size without a TLB" page_bytes "${levels[@]}" page_bytes=4096
+bad "a negative walk" walk_cycles "${levels[@]}" "${tlbs[@]/walk_cycles=15/walk_cycles=-1}"
 
 # --- the hierarchy, printed ---
 code=(code_tick_bytes=1024 code_run_timers_bytes=896 code_mod_timer_bytes=640 code_del_timer_bytes=384
@@ -104,6 +112,19 @@ run run -q -o "$tmp/baton.csv" "${small[@]}" "$src/scenarios/race-rearm.ini"
 NUMASIM_SCHEDULER=yield "$numasim" run -q -o "$tmp/yield.csv" "${small[@]}" "$src/scenarios/race-rearm.ini" ||
     fail "race-rearm with the reference scheduler failed"
 cmp -s "$tmp/baton.csv" "$tmp/yield.csv" || fail "the two schedulers differ on a cache platform"
+
+# and with TLBs small enough that the run walks (4 entries, 256-byte pages)
+with "$tmp/t.xml" "${levels[@]}" l3_scope=node "${code[@]}" tick_footprint_lines=40 \
+    dtlb1_entries=4 itlb1_entries=2 dtlb2_entries=16 dtlb2_ways=4 dtlb2_cycles=4 walk_cycles=15 page_bytes=256
+run platform "$tmp/t.xml"
+grep -qE '^  dtlb2 +16 entries, +4 ways, 4 cycles' <<<"$out" || fail "no dtlb2 line in: $out"
+small=(--set measure.calls=8 --set measure.warmup_calls=1 --set "scenario.platforms=$tmp/t.xml")
+run run -q -o "$tmp/baton-t.csv" "${small[@]}" "$src/scenarios/race-rearm.ini"
+[ "$rc" -eq 0 ] || die "race-rearm on the TLB platform exited $rc: $err"
+NUMASIM_SCHEDULER=yield "$numasim" run -q -o "$tmp/yield-t.csv" "${small[@]}" "$src/scenarios/race-rearm.ini" ||
+    fail "race-rearm with the reference scheduler failed on the TLB platform"
+cmp -s "$tmp/baton-t.csv" "$tmp/yield-t.csv" || fail "the two schedulers differ on a TLB platform"
+cmp -s "$tmp/baton.csv" "$tmp/baton-t.csv" && fail "TLBs that walk changed nothing in race-rearm"
 
 if [ "$fails" -ne 0 ]; then
     echo "e2e caches: $fails check(s) failed" >&2
