@@ -1,0 +1,83 @@
+#!/bin/bash
+# e2e: the simulated `pages_N` probe reproduces the TLBs of the platform that
+# made it (issue 18): on platforms/host.xml with TLBs added (a 64-entry
+# first level, a 1,024-entry 8-way second level at 5 cycles, walks of 40),
+# the staircase of a chase through N pages, one line in each, has its
+# first step where the first level ends and its second where the second
+# level ends (the last flat N within one x2 step below the entries, the
+# first higher N within one above), its second tread at the lines' cost
+# plus dtlb2_cycles (within 5%), and its walk tread, past twice the second
+# level, at the lines' cost plus walk_cycles plus the page-table line's
+# read, between an l1d and an l2 hit (within 5%). A platform without TLBs
+# has no pages_N row. Also: numasim platform --from-host writes CPUID's TLBs
+# on an x86 host that has them, each with its source.
+# Usage: tlb_pages_nosan.sh NUMASIM_BINARY SOURCE_DIR
+set -u
+
+numasim=${1:?usage: tlb_pages_nosan.sh NUMASIM_BINARY SOURCE_DIR}
+src=${2:?usage: tlb_pages_nosan.sh NUMASIM_BINARY SOURCE_DIR}
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
+absolute_paths
+cd "$tmp" || exit 1
+
+d1=64 d2=1024 c2=5 walk=40
+sed "s|^\(.*<prop id=\"line_bytes\".*\)$|\1\n    <prop id=\"dtlb1_entries\" value=\"$d1\"/>\n    <prop id=\"dtlb2_entries\" value=\"$d2\"/>\n    <prop id=\"dtlb2_ways\" value=\"8\"/>\n    <prop id=\"dtlb2_cycles\" value=\"$c2\"/>\n    <prop id=\"walk_cycles\" value=\"$walk\"/>|" \
+    "$src/platforms/host.xml" >tlb.xml
+run probe -q --reps 3 --chase-max $((17 << 20)) -o tlb.csv tlb.xml
+[ "$rc" -eq 0 ] || die "probe on the TLB platform exited $rc: $err"
+l1=$(prop tlb.xml l1d_cycles) l2=$(prop tlb.xml l2_cycles) insn=$(prop tlb.xml insn_cycles)
+res=$(awk -F, -v d1="$d1" -v d2="$d2" -v c2="$c2" -v walk="$walk" -v l1="$l1" -v l2="$l2" -v insn="$insn" '
+    function r(x) { return int(x + 0.5) }
+    function near(a, b) { return a <= b * 1.05 && a >= b * 0.95 }
+    $1 ~ /^pages_[0-9]+$/ { n = substr($1, 7) + 0; v[n] = $7; ns[++k] = n }
+    END {
+        if (k < 10) { print "only " k " pages_N rows"; exit }
+        base = v[8]
+        if (!near(base, r(l1) + r(insn))) print "pages_8 costs " base ", not l1d + insn = " r(l1) + r(insn)
+        # first step: the last flat row and the first one above
+        last = 0; first = 0
+        for (i = 1; i <= k; i++) { n = ns[i]; if (v[n] <= base * 1.05) last = n; else if (!first) first = n }
+        if (!(last * 2 >= d1 && last <= d1 && first > d1 && first <= 2 * d1))
+            print "first step between " last " and " first " pages, not at " d1
+        # second tread: past the first level, lines in l1d
+        t2 = v[2 * d1]
+        if (!near(t2, base + c2)) print "pages_" 2 * d1 " costs " t2 ", not " base " + dtlb2_cycles " c2
+        # second step: around the midpoint of the l2 tread and a walk
+        cut = (r(l2) + r(insn) + c2 + r(l2) + r(insn) + walk + r(l1)) / 2
+        last = 0; first = 0
+        for (i = 1; i <= k; i++) { n = ns[i]; if (v[n] < cut) last = n; else if (!first) first = n }
+        if (!(last * 2 >= d2 && last <= d2 && first > d2 && first <= 2 * d2))
+            print "second step between " last " and " first " pages, not at " d2
+        # the walk tread: lines in l2, the page-table line in l1d or l2
+        lo = r(l2) + r(insn) + walk + r(l1); hi = r(l2) + r(insn) + walk + r(l2); seen = 0
+        for (i = 1; i <= k; i++) { n = ns[i]; if (n < 2 * d2) continue; seen++
+            if (v[n] < lo * 0.95 || v[n] > hi * 1.05) print "pages_" n " costs " v[n] ", not within " lo "-" hi }
+        if (!seen) print "no pages_N row past twice the second level"
+    }' tlb.csv)
+[ -z "$res" ] || fail "TLB staircase: $res"
+
+# without TLBs, no pages_N row
+run probe -q --reps 3 --chase-max 65536 -o none.csv "$src/platforms/host.xml"
+[ "$rc" -eq 0 ] || fail "probe on host.xml exited $rc: $err"
+! grep -q '^pages_' none.csv || fail "pages_N rows on a platform without TLBs"
+
+# --from-host: CPUID's TLBs, each with its source, on an x86 host that has them
+if grep -qE '^vendor_id\s*:\s*(AuthenticAMD|GenuineIntel)' /proc/cpuinfo 2>/dev/null; then
+    run platform --from-host -o fh.xml
+    [ "$rc" -eq 0 ] || fail "platform --from-host exited $rc: $err"
+    if grep -q 'dtlb1_entries' fh.xml; then
+        awk '/<prop id="(dtlb|itlb|page_bytes|walk_cycles)/ && prev !~ /-->$/ && prev !~ /entries"/ {
+                print "no source above: " $0; bad = 1 } { prev = $0 } END { exit bad }' fh.xml >&2 ||
+            fail "--from-host: TLB values without a source"
+        run platform fh.xml
+        [ "$rc" -eq 0 ] && grep -q '^  dtlb1 ' <<<"$out" || fail "--from-host's TLBs do not load: $err"
+    else
+        echo "note: CPUID of this host gives no TLB ($(grep -o 'TLBs: none[^>]*' fh.xml))"
+    fi
+fi
+
+if [ "$fails" -ne 0 ]; then
+    echo "e2e tlb_pages: $fails check(s) failed" >&2
+    exit 1
+fi
+echo "e2e tlb_pages: all checks passed"
