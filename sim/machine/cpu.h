@@ -54,6 +54,10 @@ typedef struct {
     uint64_t code_cycles;         /* their cost: a term of the counter of its own */
     uint64_t evictions;           /* lines this CPU lost by capacity (footprints included) */
     uint64_t footprint_evictions; /* of them, evicted by a footprint */
+    /* TLBs (0 on platforms without them): translations of the accesses and
+     * code fetches above found in a second level, or walked, and what the
+     * translations cost (in the accesses' and code's cycles already). */
+    uint64_t tlb2_hits, tlb_walks, tlb_cycles;
 } cpu_anatomy_t;
 
 /* sum += b - a, field by field (a NULL: zero), for every counter above. */

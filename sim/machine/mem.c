@@ -101,6 +101,8 @@ struct mem {
     int lines_per_page_shift; /* log2 of the lines of a page */
     int ptes_per_line_shift;  /* log2 of the 8-byte page-table entries of a line */
     uint64_t tlb_count[3];    /* translations found in the first level, the second, walked */
+    int xl_level;             /* the last access's translation: 0, 1 or -1 (walk) */
+    uint32_t xl_cost;         /* and its cost */
 };
 
 static void drop_line(void *ctx, int cpu, uint64_t li);
@@ -486,10 +488,11 @@ static uint32_t translate(mem_t *m, int cpu, maddr_t a, int code)
     uint64_t page = tlb_page_of(m->tlb, a);
     int l = tlb_translate(m->tlb, cpu, page, code);
     m->tlb_count[l < 0 ? 2 : l]++;
+    m->xl_level = l;
     if (l >= 0)
-        return m->tlb_cyc[2 * l + code];
+        return m->xl_cost = m->tlb_cyc[2 * l + code];
     int lvl = hier_access(m->hier, cpu, PTE_TAG | page >> m->ptes_per_line_shift, HIER_DATA);
-    return m->c_walk + (lvl >= 0 ? m->lvl_cycles[lvl] : m->c_local);
+    return m->xl_cost = m->c_walk + (lvl >= 0 ? m->lvl_cycles[lvl] : m->c_local);
 }
 
 uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_out)
@@ -761,6 +764,17 @@ void mem_footprint_time(mem_t *m, int cpu, uint64_t now)
     uint64_t dt = now - m->noise_at[cpu];
     m->noise_at[cpu] = now;
     fill_fresh(m, cpu, (double)dt * rate / 1e6, &m->noise_carry[cpu]);
+}
+
+int mem_has_tlbs(const mem_t *m)
+{
+    return m->tlb != NULL;
+}
+
+int mem_last_translation(const mem_t *m, uint32_t *cycles)
+{
+    *cycles = m->xl_cost;
+    return m->xl_level;
 }
 
 int mem_has_levels(const mem_t *m)

@@ -94,6 +94,13 @@ void mem_footprint_tick(mem_t *m, int cpu);
 void mem_footprint_work(mem_t *m, int cpu, uint64_t cycles);
 void mem_footprint_time(mem_t *m, int cpu, uint64_t now);
 
+/* Does the platform have TLBs? What the last mem_access or mem_fetch_code
+ * found its translation in (0 the first level, 1 the second, -1 a walk)
+ * and what it cost (*cycles, in that access's cost already). Only
+ * meaningful with TLBs, and only right after such an access. */
+int mem_has_tlbs(const mem_t *m);
+int mem_last_translation(const mem_t *m, uint32_t *cycles);
+
 /* Does the platform have cache levels? The level (cache_level_t) of the last
  * mem_access's hit, -1 when it was no hit or there are no levels. */
 int mem_has_levels(const mem_t *m);

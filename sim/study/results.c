@@ -13,7 +13,7 @@ const char *const results_header =
     "miss_local_cycles,miss_remote_cycles,c2c_node_cycles,c2c_remote_cycles,relax_cycles,"
     "work_cycles,ticks,tick_cycles,"
     "hit_l1,hit_l2,hit_l3,code_lines,code_misses,code_remote,code_cycles,evictions,"
-    "footprint_evictions";
+    "footprint_evictions,tlb2_hits,tlb_walks,tlb_cycles";
 
 void results_stats(result_row_t *row, uint64_t *cycles, size_t n)
 {
@@ -58,9 +58,12 @@ void results_print_row(FILE *f, const result_row_t *r)
     /* appended with the cache levels */
     for (int k = 0; k < 3; k++)
         fprintf(f, ",%.2f", (double)a->hit_level[k] / n);
-    fprintf(f, ",%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", (double)a->code_lines / n,
+    fprintf(f, ",%.2f,%.2f,%.2f,%.2f,%.2f,%.2f", (double)a->code_lines / n,
             (double)a->code_misses / n, (double)a->code_remote / n, (double)a->code_cycles / n,
             (double)a->evictions / n, (double)a->footprint_evictions / n);
+    /* appended with the TLBs */
+    fprintf(f, ",%.2f,%.2f,%.2f\n", (double)a->tlb2_hits / n, (double)a->tlb_walks / n,
+            (double)a->tlb_cycles / n);
 }
 
 void results_add_anatomy(result_row_t *row, const cpu_anatomy_t *a)

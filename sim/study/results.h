@@ -26,8 +26,10 @@ typedef struct {
  * and tick_cycles (the part of the call spent in ticks, already counted);
  * then, appended with the cache levels: hits by level (hit_l1..hit_l3, in
  * hits already), code_lines, code_misses, code_remote, code_cycles,
- * evictions, footprint_evictions. The six kinds' cycles, relax, work and
- * code_cycles add up to mean_cycles. */
+ * evictions, footprint_evictions; then, appended with the TLBs: tlb2_hits,
+ * tlb_walks and tlb_cycles (translations found in a second level, walked,
+ * and their cost, in the accesses' and code's cycles already). The six
+ * kinds' cycles, relax, work and code_cycles add up to mean_cycles. */
 extern const char *const results_header;
 
 /* Fills the statistics of row from n cycle counts (sorted in place). */

@@ -201,6 +201,17 @@ static void count_level(cpu_t *c)
     }
 }
 
+/* The translation of the last mem_access or mem_fetch_code, for the
+ * anatomy (platforms with TLBs only). */
+static void count_translation(cpu_t *c)
+{
+    uint32_t cost;
+    int l = mem_last_translation(c->m->mem, &cost);
+    c->an.tlb2_hits += l == 1;
+    c->an.tlb_walks += l < 0;
+    c->an.tlb_cycles += cost;
+}
+
 static inline __attribute__((always_inline)) void pay(cpu_t *c, maddr_t a, mem_op_t op)
 {
     mem_kind_t kind;
@@ -208,10 +219,13 @@ static inline __attribute__((always_inline)) void pay(cpu_t *c, maddr_t a, mem_o
     if (c->m->noise)
         mem_footprint_time(mem, c->id, c->now);
     uint32_t cost;
-    if (mem_hit(mem, c->id, a, op, &cost))
+    if (mem_hit(mem, c->id, a, op, &cost)) {
         kind = MEM_HIT;
-    else
+    } else {
         cost = mem_access(mem, c->id, a, op, &kind);
+        if (c->m->tlbs)
+            count_translation(c);
+    }
     c->an.n[kind]++;
     c->an.cycles[kind] += cost;
     count_level(c);
@@ -476,6 +490,8 @@ static void sim_exec(cpu_t *c, int code)
         mem_kind_t kind;
         int lv;
         uint32_t cost = mem_fetch_code(m->mem, c->id, a, &kind, &lv);
+        if (m->tlbs)
+            count_translation(c);
         c->an.code_lines++;
         c->an.code_misses += lv != CACHE_L1I && (lv >= 0 || kind != MEM_HIT);
         c->an.code_remote += kind == MEM_MISS_REMOTE || kind == MEM_C2C_REMOTE;

@@ -66,6 +66,7 @@ struct machine {
     order_t *order; /* store buffers, invalidate queues; NULL on sc */
     /* the cache levels' mechanisms, when the platform has them */
     int levels;     /* mem_has_levels() */
+    int tlbs;       /* mem_has_tlbs() */
     int noise;      /* a noise footprint: mem_footprint_time at every step */
     int spin_exact; /* mem_spin_exact(): the spin fast-forward may skip hits */
     sim_code_t *code;
