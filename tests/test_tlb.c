@@ -45,6 +45,7 @@ static platform_t *tiny(void)
     p->tlb[TLB_DTLB2] = (platform_tlb_t){8, 4, 3};
     p->tlb[TLB_ITLB1] = (platform_tlb_t){2, 2, 0};
     p->page_bytes = PAGE;
+    p->footprint_lines_per_page = PAGE / LINE;
     p->walk_cycles = 30;
     return p;
 }
@@ -193,6 +194,27 @@ START_TEST(second_level_hit_and_footprint_pages)
 }
 END_TEST
 
+START_TEST(footprint_density_sets_its_pages)
+{
+    for (int dense = 0; dense < 2; dense++) {
+        platform_t *p = tiny();
+        p->footprint.tick_lines = 4;
+        p->footprint_lines_per_page = dense ? PAGE / LINE : 1; /* 2 pages, or 4 */
+        mem_t *m = mem_create(p);
+        maddr_t a = mem_alloc(m, 0, 16 * PAGE);
+        a = (a + PAGE - 1) / PAGE * PAGE;
+        mem_access(m, 0, a, MEM_READ, NULL);
+        mem_footprint_tick(m, 0);
+        /* the 4 lines take one way of each l1d set: a's line stays; dense,
+         * the 2 pages take one way of each dtlb1 set and a's page stays;
+         * one line a page, 4 pages fill dtlb1 and a's page is in dtlb2 (3) */
+        ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, NULL), dense ? 1 : 3 + 1);
+        mem_destroy(m);
+        free(p);
+    }
+}
+END_TEST
+
 START_TEST(code_fetch_pays_its_translation)
 {
     platform_t *p = tiny();
@@ -225,6 +247,7 @@ static Suite *suite(void)
     tcase_add_test(t, foreign_fill_is_capped_and_evicts);
     tcase_add_test(t, an_access_pays_its_translation);
     tcase_add_test(t, second_level_hit_and_footprint_pages);
+    tcase_add_test(t, footprint_density_sets_its_pages);
     tcase_add_test(t, code_fetch_pays_its_translation);
     suite_add_tcase(s, t);
     return s;

@@ -98,11 +98,11 @@ struct mem {
     /* the TLBs (NULL: translation is free) */
     tlb_t *tlb;
     uint32_t tlb_cyc[TLB_NLEVELS], c_walk;
-    int lines_per_page_shift; /* log2 of the lines of a page */
-    int ptes_per_line_shift;  /* log2 of the 8-byte page-table entries of a line */
-    uint64_t tlb_count[3];    /* translations found in the first level, the second, walked */
-    int xl_level;             /* the last access's translation: 0, 1 or -1 (walk) */
-    uint32_t xl_cost;         /* and its cost */
+    uint64_t fp_lines_per_page; /* a footprint's lines in one page (footprint_lines_per_page) */
+    int ptes_per_line_shift;    /* log2 of the 8-byte page-table entries of a line */
+    uint64_t tlb_count[3];      /* translations found in the first level, the second, walked */
+    int xl_level;               /* the last access's translation: 0, 1 or -1 (walk) */
+    uint32_t xl_cost;           /* and its cost */
 };
 
 static void drop_line(void *ctx, int cpu, uint64_t li);
@@ -167,8 +167,9 @@ mem_t *mem_create(const platform_t *p)
         for (int l = 0; l < TLB_NLEVELS; l++)
             m->tlb_cyc[l] = cyc(p->tlb[l].cycles);
         m->c_walk = cyc(p->walk_cycles);
-        while ((1l << (m->lines_per_page_shift + m->line_shift)) < p->page_bytes)
-            m->lines_per_page_shift++;
+        m->fp_lines_per_page = p->footprint_lines_per_page > 0
+                                   ? (uint64_t)p->footprint_lines_per_page
+                                   : (uint64_t)(p->page_bytes / p->line_bytes);
         while ((8 << m->ptes_per_line_shift) < p->line_bytes)
             m->ptes_per_line_shift++;
     }
@@ -703,11 +704,12 @@ void mem_flush(mem_t *m, int cpu, int with_code)
 
 #define FRESH_MASK ((1ull << 40) - 1)
 
-/* The pages of foreign lines first..last (line numbers under base) go
- * through cpu's data TLBs, in order. */
+/* The pages of foreign lines first..last (line numbers under base), at
+ * footprint_lines_per_page lines a page, go through cpu's data TLBs, in
+ * order. */
 static void foreign_pages(mem_t *m, int cpu, uint64_t base, uint64_t first, uint64_t last)
 {
-    uint64_t p0 = first >> m->lines_per_page_shift, p1 = last >> m->lines_per_page_shift;
+    uint64_t p0 = first / m->fp_lines_per_page, p1 = last / m->fp_lines_per_page;
     uint64_t n = p1 - p0 + 1, cap = tlb_max_entries(m->tlb);
     if (n > cap) {
         p0 += n - cap;
@@ -732,7 +734,7 @@ static void fill_fresh(mem_t *m, int cpu, double lines, double *carry)
     for (uint64_t i = 0; i < k; i++)
         hier_access(m->hier, cpu, base | ((m->fresh[cpu] + i) & FRESH_MASK), HIER_DATA);
     m->in_footprint = 0;
-    if (m->tlb && k) /* the pages of those lines, which fill them densely */
+    if (m->tlb && k) /* the pages of those lines */
         foreign_pages(m, cpu, base, m->fresh[cpu], m->fresh[cpu] + k - 1);
     m->fresh[cpu] += k;
 }

@@ -101,6 +101,7 @@ typedef struct {
     platform_tlb_t tlb[TLB_NLEVELS]; /* all entries 0: translation is free, as before */
     long page_bytes;                 /* prop page_bytes (default 4096) */
     double walk_cycles;              /* a walk, besides reading its page-table line */
+    int footprint_lines_per_page;    /* a footprint's lines in one page (default: all of it) */
     platform_model_t memory_model;
     int nparams;
     platform_param_t *params; /* every zone prop and link class, resolved */

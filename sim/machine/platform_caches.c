@@ -19,8 +19,9 @@
  *          fully associative), cycles >= 0 (default 0); dtlb1 needs level
  *          l1d (a walk reads through the data caches), itlb1 needs dtlb1,
  *          dtlb2 dtlb1 and itlb2 itlb1; page_bytes (default 4096) a power
- *          of two from line_bytes to 1 GiB, and walk_cycles >= 0 (default
- *          0), both only with dtlb1.
+ *          of two from line_bytes to 1 GiB, walk_cycles >= 0 (default
+ *          0), and footprint_lines_per_page from 1 to the lines of a page
+ *          (default: all of them), all only with dtlb1.
  */
 #include "platform.h"
 #include "platform_xml_internal.h"
@@ -254,8 +255,8 @@ static int read_tlbs(platform_t *p, err_t *e)
         if (read_tlb(p, l, e) < 0)
             return -1;
     p->page_bytes = 4096;
-    const char *only[] = {"page_bytes", "walk_cycles"};
-    for (int i = 0; i < 2; i++) {
+    const char *only[] = {"page_bytes", "walk_cycles", "footprint_lines_per_page"};
+    for (int i = 0; i < 3; i++) {
         const platform_param_t *q = platform_param(p, only[i]);
         if (q && !p->tlb[TLB_DTLB1].entries)
             return where(p, q, e, "property '%s' given without 'dtlb1_entries'", only[i]);
@@ -270,6 +271,16 @@ static int read_tlbs(platform_t *p, err_t *e)
                      "not %g",
                      p->line_bytes, pb);
     p->page_bytes = v;
+    double most = (double)(v / p->line_bytes), fl = most;
+    if (number(p, "footprint_lines_per_page", 1, 1, &fl, e) < 0)
+        return -1;
+    if (fl > most)
+        return where(
+            p, platform_param(p, "footprint_lines_per_page"), e,
+            "property 'footprint_lines_per_page' must be at most the lines of a page (%g), "
+            "not %g",
+            most, fl);
+    p->footprint_lines_per_page = (int)fl;
     return number(p, "walk_cycles", 0, 0, &p->walk_cycles, e) < 0 ? -1 : 0;
 }
 
