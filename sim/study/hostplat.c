@@ -492,30 +492,65 @@ static void write_levels(FILE *f, const host_topo_t *t, const level_t *lv)
 
 /* --- TLBs ------------------------------------------------------------------ */
 
-/* The pages_N row of the probe whose N is the largest <= n (below: 0) or
- * the smallest >= n (below: 1); its N in *at, 0 when there is none. */
-static double pages_row(const probe_result_t *pr, double n, int above, double *at)
+/* The pages_N rows of the probe, ascending by N: n[], v[]; their count. */
+static int pages_rows(const probe_result_t *pr, double *n, double *v, int max)
 {
-    double best = 0, v = 0;
-    for (int i = 0; pr && i < pr->nrows; i++) {
+    int k = 0;
+    for (int i = 0; pr && i < pr->nrows && k < max; i++) {
         const probe_row_t *w = &pr->rows[i];
         char *end;
         if (strncmp(w->probe, "pages_", 6) != 0)
             continue;
-        double k = strtod(w->probe + 6, &end);
-        if (*end || (above ? k < n : k > n) || (best && (above ? k >= best : k <= best)))
+        double x = strtod(w->probe + 6, &end);
+        if (*end)
             continue;
-        best = k;
-        v = w->median;
+        int j = k++;
+        for (; j > 0 && n[j - 1] > x; j--) {
+            n[j] = n[j - 1];
+            v[j] = v[j - 1];
+        }
+        n[j] = x;
+        v[j] = w->median;
     }
-    *at = best;
-    return v;
+    return k;
+}
+
+/* The row of the largest N <= x (0 when none); its N in *at. */
+static double row_at_most(const double *n, const double *v, int k, double x, double *at)
+{
+    *at = 0;
+    double r = 0;
+    for (int i = 0; i < k && n[i] <= x; i++) {
+        *at = n[i];
+        r = v[i];
+    }
+    return r;
+}
+
+/* The row of the smallest N >= x (0 when none); its N in *at. */
+static double row_at_least(const double *n, const double *v, int k, double x, double *at)
+{
+    for (int i = 0; i < k; i++)
+        if (n[i] >= x) {
+            *at = n[i];
+            return v[i];
+        }
+    *at = 0;
+    return 0;
 }
 
 /* This host's TLBs from CPUID, and their costs from the probe's pages_N
  * rows when it has them (else starting values for scripts/validate's
  * stage t). Only for this system (CPUID describes this machine, not an
- * HWLOC_XMLFILE's) and with an l1d (a walk reads through it). */
+ * HWLOC_XMLFILE's) and with an l1d (a walk reads through it).
+ *
+ * The first level's effective entries, as for the last cache level: on an
+ * SMT core the first-level DTLB is shared with the sibling thread (another
+ * guest's vCPU, in a VM), and the development host's staircase stepped at
+ * 72 pages one hour and at 32-48 the next. When the rows step up (past the
+ * midpoint of the tread within the level and the tread just past CPUID's
+ * entries) at or before CPUID's entries, the level ends at the last row
+ * below the step. */
 static void write_tlbs(FILE *f, const host_topo_t *t, const level_t *lv, const probe_result_t *pr,
                        const char *ppath)
 {
@@ -529,38 +564,59 @@ static void write_tlbs(FILE *f, const host_topo_t *t, const level_t *lv, const p
                                    : why);
         return;
     }
-    for (int l = 0; l < TLB_NLEVELS; l++)
-        if (tlb[l].entries)
-            fprintf(f,
-                    "    <!-- %s: %s, %d entries, %s -->\n    <prop id=\"%s_entries\" "
-                    "value=\"%d\"/>\n    <prop id=\"%s_ways\" value=\"%d\"/>\n",
-                    why, names[l], tlb[l].entries,
-                    tlb[l].ways == tlb[l].entries ? "fully associative" : "set-associative",
-                    names[l], tlb[l].entries, names[l], tlb[l].ways);
-    long pg = sysconf(_SC_PAGESIZE);
-    fprintf(f, "    <!-- sysconf(_SC_PAGESIZE) -->\n    <prop id=\"page_bytes\" value=\"%ld\"/>\n",
-            pg > 0 ? pg : 4096);
-    /* second level: rows just past the first level's reach against rows
-     * within it (the lines in l1d either way); walk: rows past the second
-     * level's reach against rows within half of it */
-    double d1 = tlb[TLB_DTLB1].entries, d2 = tlb[TLB_DTLB2].entries, a, b, c, d;
-    double in1 = pages_row(pr, d1, 0, &a), out1 = pages_row(pr, d1 + 1, 1, &b);
+    double n[64], v[64], a, b, c, d;
+    int k = pages_rows(pr, n, v, 64);
+    double d1 = tlb[TLB_DTLB1].entries, d2 = tlb[TLB_DTLB2].entries;
+    /* the tread within the first level (lines in l1d) and just past it */
+    double in1 = row_at_most(n, v, k, 16, &a), out1 = row_at_most(n, v, k, 2 * d1, &b);
     double hit2 = 3, walk = 30;
-    char why2[300], whyw[300];
+    char why1[400] = "", why2[300], whyw[300];
     snprintf(why2, sizeof why2, "starting value, fitted by scripts/validate (stage t)%s",
              pr ? ": the probe has no pages_N rows around dtlb1_entries" : "");
     snprintf(whyw, sizeof whyw, "starting value, fitted by scripts/validate (stage t)%s",
              pr ? ": the probe has no pages_N rows around dtlb2_entries" : "");
-    if (a && b && b <= 2 * d1 && out1 > in1) {
+    if (a && b > d1 && out1 > in1 * 1.1) {
         hit2 = round((out1 - in1) * 10) / 10;
-        snprintf(why2, sizeof why2, "probe %s: pages_%g - pages_%g (within and just past dtlb1)",
-                 ppath, b, a);
+        snprintf(why2, sizeof why2,
+                 "probe %s: pages_%g - pages_%g (just past dtlb1, and well within it)", ppath, b,
+                 a);
+        double cut = (in1 + out1) / 2, last = 0, first = 0;
+        for (int i = 0; i < k && !first; i++)
+            if (v[i] < cut)
+                last = n[i];
+            else
+                first = n[i];
+        if (first && first <= d1 && last >= 1) {
+            int ways =
+                tlb[TLB_DTLB1].ways == tlb[TLB_DTLB1].entries ? (int)last : tlb[TLB_DTLB1].ways;
+            int eff = (int)last / ways * ways;
+            if (eff >= 1) {
+                snprintf(why1, sizeof why1,
+                         "; probe %s: the pages_N rows step past %.3g cycles (between %.3g and "
+                         "%.3g) at %g pages, so this CPU gets %d of them: the last row below",
+                         ppath, cut, in1, out1, first, eff);
+                tlb[TLB_DTLB1].entries = eff;
+                tlb[TLB_DTLB1].ways = ways == (int)last ? eff : ways;
+            }
+        }
     }
+    for (int l = 0; l < TLB_NLEVELS; l++)
+        if (tlb[l].entries)
+            fprintf(f,
+                    "    <!-- %s: %s, %d entries, %s%s -->\n    <prop id=\"%s_entries\" "
+                    "value=\"%d\"/>\n    <prop id=\"%s_ways\" value=\"%d\"/>\n",
+                    why, names[l], l == TLB_DTLB1 && why1[0] ? (int)d1 : tlb[l].entries,
+                    tlb[l].ways == tlb[l].entries ? "fully associative" : "set-associative",
+                    l == TLB_DTLB1 ? why1 : "", names[l], tlb[l].entries, names[l], tlb[l].ways);
+    long pg = sysconf(_SC_PAGESIZE);
+    fprintf(f, "    <!-- sysconf(_SC_PAGESIZE) -->\n    <prop id=\"page_bytes\" value=\"%ld\"/>\n",
+            pg > 0 ? pg : 4096);
     if (d2) {
-        double in2 = pages_row(pr, d2 / 2, 0, &c), out2 = pages_row(pr, d2 * 1.3, 1, &d);
+        /* walk: rows past the second level against rows within half of it
+         * (the walk's page-table read and the second level's cost, which
+         * only the rows within it pay, about cancel) */
+        double in2 = row_at_most(n, v, k, d2 / 2, &c), out2 = row_at_least(n, v, k, d2 * 1.3, &d);
         if (c && d && out2 > in2 + hit2) {
-            /* the walk's page-table read and the second level's cost,
-             * which only the rows within it pay, about cancel */
             walk = round((out2 - in2) * 10) / 10;
             snprintf(whyw, sizeof whyw,
                      "probe %s: pages_%g - pages_%g (past dtlb2, within half of it)", ppath, d, c);

@@ -10,7 +10,9 @@
 # level, at the lines' cost plus walk_cycles plus the page-table line's
 # read, between an l1d and an l2 hit (within 5%). A platform without TLBs
 # has no pages_N row. Also: numasim platform --from-host writes CPUID's TLBs
-# on an x86 host that has them, each with its source.
+# on an x86 host that has them, each with its source, and a first level
+# that the probe's rows show smaller (a step before CPUID's entries) gets
+# the effective entries.
 # Usage: tlb_pages_nosan.sh NUMASIM_BINARY SOURCE_DIR
 set -u
 
@@ -71,6 +73,19 @@ if grep -qE '^vendor_id\s*:\s*(AuthenticAMD|GenuineIntel)' /proc/cpuinfo 2>/dev/
             fail "--from-host: TLB values without a source"
         run platform fh.xml
         [ "$rc" -eq 0 ] && grep -q '^  dtlb1 ' <<<"$out" || fail "--from-host's TLBs do not load: $err"
+        # the first level's effective entries: rows that step at 48 pages
+        cpuid1=$(prop fh.xml dtlb1_entries)
+        if [ "$cpuid1" -gt 48 ]; then
+            { head -1 "$src/results/probe-host.csv"
+              for n in 8 12 16 24 32; do echo "pages_$n,host,0,0,0,0,5,5,5,9"; done
+              for n in 48 64 96 128 192 256; do echo "pages_$n,host,0,0,0,0,9,9,9,9"; done; } >steps.csv
+            run platform --from-host --probe steps.csv -o fe.xml
+            [ "$rc" -eq 0 ] || fail "platform --from-host --probe steps.csv exited $rc: $err"
+            [ "$(prop fe.xml dtlb1_entries)" = 32 ] ||
+                fail "rows stepping at 48 pages gave dtlb1_entries $(prop fe.xml dtlb1_entries), not 32"
+            [ "$(prop fe.xml dtlb2_cycles)" = 4 ] || fail "dtlb2_cycles $(prop fe.xml dtlb2_cycles), not 9 - 5"
+            grep -q 'so this CPU gets 32 of them' fe.xml || fail "no comment on the effective dtlb1"
+        fi
     else
         echo "note: CPUID of this host gives no TLB ($(grep -o 'TLBs: none[^>]*' fh.xml))"
     fi
