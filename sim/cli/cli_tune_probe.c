@@ -454,7 +454,7 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
     /* The simulated chase stops at the target's largest size: the rest of
      * the chase is the bulk of a probe's time on a platform with a large
      * last level, and the other rows do not depend on it (probe_cache.c). */
-    long chase_max = 1024, page = p->page_bytes > 0 ? p->page_bytes : 4096;
+    long chase_max = 1024, page = p && p->page_bytes > 0 ? p->page_bytes : 4096;
     for (int i = 0; i < T.ncells; i++) {
         long s;
         if (!strncmp(rows[i].probe, "chase_", 6) && err_parse_long(rows[i].probe + 6, &s) == 0 &&
