@@ -240,17 +240,20 @@ typedef struct {
     char why_bytes[800], why_ways[300], why_scope[300], why_cycles[400];
 } level_t;
 
-/* The chase rows with lo < S <= hi, ascending by S: sizes in s[], latencies
- * in c[]; returns their count (at most max). */
-static int chase_rows(const probe_result_t *pr, double lo, double hi, double *s, double *c, int max)
+/* The same-node rows PREFIXN (chase_S, pages_N) with lo < N <= hi,
+ * ascending by N: N in s[], latencies in c[]; returns their count (at most
+ * max). */
+static int sized_rows(const probe_result_t *pr, const char *prefix, double lo, double hi, double *s,
+                      double *c, int max)
 {
     int n = 0;
+    size_t len = strlen(prefix);
     for (int i = 0; pr && i < pr->nrows && n < max; i++) {
         const probe_row_t *w = &pr->rows[i];
         char *end;
-        if (strncmp(w->probe, "chase_", 6) != 0 || w->from_node != w->to_node)
+        if (strncmp(w->probe, prefix, len) != 0 || w->from_node != w->to_node)
             continue;
-        double sz = strtod(w->probe + 6, &end);
+        double sz = strtod(w->probe + len, &end);
         if (*end || !(sz > lo && sz <= hi))
             continue;
         int k = n++;
@@ -282,7 +285,7 @@ static double chase_median(const probe_result_t *pr, double lo, double hi, int *
                            double *hi_s)
 {
     double s[256], c[256];
-    *n = chase_rows(pr, lo, hi, s, c, 256);
+    *n = sized_rows(pr, "chase_", lo, hi, s, c, 256);
     *lo_s = *n ? s[0] : 0;
     *hi_s = *n ? s[*n - 1] : 0;
     return *n ? median_of(c, *n) : 0;
@@ -300,8 +303,8 @@ static void effective_size(level_t *v, unsigned long long above, int line, const
                            const char *ppath)
 {
     double s[256], c[256], ms[256], mc[256];
-    int nm = chase_rows(pr, (double)v->bytes, 1e300, ms, mc, 256);
-    int n = chase_rows(pr, 2.0 * (double)above, (double)v->bytes, s, c, 256);
+    int nm = sized_rows(pr, "chase_", (double)v->bytes, 1e300, ms, mc, 256);
+    int n = sized_rows(pr, "chase_", 2.0 * (double)above, (double)v->bytes, s, c, 256);
     if (!nm || !n || !(v->cycles > 0))
         return;
     double mem = median_of(mc, nm); /* memory: the median of the rows beyond */
@@ -492,29 +495,6 @@ static void write_levels(FILE *f, const host_topo_t *t, const level_t *lv)
 
 /* --- TLBs ------------------------------------------------------------------ */
 
-/* The pages_N rows of the probe, ascending by N: n[], v[]; their count. */
-static int pages_rows(const probe_result_t *pr, double *n, double *v, int max)
-{
-    int k = 0;
-    for (int i = 0; pr && i < pr->nrows && k < max; i++) {
-        const probe_row_t *w = &pr->rows[i];
-        char *end;
-        if (strncmp(w->probe, "pages_", 6) != 0)
-            continue;
-        double x = strtod(w->probe + 6, &end);
-        if (*end)
-            continue;
-        int j = k++;
-        for (; j > 0 && n[j - 1] > x; j--) {
-            n[j] = n[j - 1];
-            v[j] = v[j - 1];
-        }
-        n[j] = x;
-        v[j] = w->median;
-    }
-    return k;
-}
-
 /* The row of the largest N <= x (0 when none); its N in *at. */
 static double row_at_most(const double *n, const double *v, int k, double x, double *at)
 {
@@ -565,7 +545,7 @@ static void write_tlbs(FILE *f, const host_topo_t *t, const level_t *lv, const p
         return;
     }
     double n[64], v[64], a, b, c, d;
-    int k = pages_rows(pr, n, v, 64);
+    int k = sized_rows(pr, "pages_", 0, INFINITY, n, v, 64);
     double d1 = tlb[TLB_DTLB1].entries, d2 = tlb[TLB_DTLB2].entries;
     /* the tread within the first level (lines in l1d) and just past it */
     double in1 = row_at_most(n, v, k, 16, &a), out1 = row_at_most(n, v, k, 2 * d1, &b);

@@ -106,27 +106,25 @@ run run -q -o "$tmp/f.csv" "${sets[@]/$tmp\/c.xml/$tmp/f.xml}" --set scenario.st
 ev=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $(c["code_misses"]) }' "$tmp/f.csv" | head -1)
 awk -v e="$ev" 'BEGIN { exit !(e > 1) }' || fail "a 30000-line tick footprint left the code warm (code_misses $ev)"
 
-# the reference scheduler gives the same CSV on a hierarchy with a shared level
+# the reference scheduler gives the same CSV as the baton: race-rearm, 8 calls
+schedulers_agree() { # PLATFORM.xml NAME: writes $tmp/baton-NAME.csv
+    local small=(--set measure.calls=8 --set measure.warmup_calls=1 --set "scenario.platforms=$1")
+    run run -q -o "$tmp/baton-$2.csv" "${small[@]}" "$src/scenarios/race-rearm.ini"
+    [ "$rc" -eq 0 ] || die "race-rearm on the $2 platform exited $rc: $err"
+    NUMASIM_SCHEDULER=yield "$numasim" run -q -o "$tmp/yield-$2.csv" "${small[@]}" \
+        "$src/scenarios/race-rearm.ini" || fail "race-rearm with the reference scheduler failed ($2)"
+    cmp -s "$tmp/baton-$2.csv" "$tmp/yield-$2.csv" || fail "the two schedulers differ on the $2 platform"
+}
+# on a hierarchy with a shared level
 with "$tmp/s.xml" "${levels[@]}" l3_scope=node "${code[@]}" tick_footprint_lines=40
-small=(--set measure.calls=8 --set measure.warmup_calls=1 --set "scenario.platforms=$tmp/s.xml")
-run run -q -o "$tmp/baton.csv" "${small[@]}" "$src/scenarios/race-rearm.ini"
-[ "$rc" -eq 0 ] || die "race-rearm on the shared-l3 platform exited $rc: $err"
-NUMASIM_SCHEDULER=yield "$numasim" run -q -o "$tmp/yield.csv" "${small[@]}" "$src/scenarios/race-rearm.ini" ||
-    fail "race-rearm with the reference scheduler failed"
-cmp -s "$tmp/baton.csv" "$tmp/yield.csv" || fail "the two schedulers differ on a cache platform"
-
+schedulers_agree "$tmp/s.xml" shared-l3
 # and with TLBs small enough that the run walks (4 entries, 256-byte pages)
 with "$tmp/t.xml" "${levels[@]}" l3_scope=node "${code[@]}" tick_footprint_lines=40 \
     dtlb1_entries=4 itlb1_entries=2 dtlb2_entries=16 dtlb2_ways=4 dtlb2_cycles=4 walk_cycles=15 page_bytes=256
 run platform "$tmp/t.xml"
 grep -qE '^  dtlb2 +16 entries, +4 ways, 4 cycles' <<<"$out" || fail "no dtlb2 line in: $out"
-small=(--set measure.calls=8 --set measure.warmup_calls=1 --set "scenario.platforms=$tmp/t.xml")
-run run -q -o "$tmp/baton-t.csv" "${small[@]}" "$src/scenarios/race-rearm.ini"
-[ "$rc" -eq 0 ] || die "race-rearm on the TLB platform exited $rc: $err"
-NUMASIM_SCHEDULER=yield "$numasim" run -q -o "$tmp/yield-t.csv" "${small[@]}" "$src/scenarios/race-rearm.ini" ||
-    fail "race-rearm with the reference scheduler failed on the TLB platform"
-cmp -s "$tmp/baton-t.csv" "$tmp/yield-t.csv" || fail "the two schedulers differ on a TLB platform"
-cmp -s "$tmp/baton.csv" "$tmp/baton-t.csv" && fail "TLBs that walk changed nothing in race-rearm"
+schedulers_agree "$tmp/t.xml" tlb
+cmp -s "$tmp/baton-shared-l3.csv" "$tmp/baton-tlb.csv" && fail "TLBs that walk changed nothing in race-rearm"
 
 if [ "$fails" -ne 0 ]; then
     echo "e2e caches: $fails check(s) failed" >&2
