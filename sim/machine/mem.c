@@ -100,7 +100,6 @@ struct mem {
     uint32_t tlb_cyc[TLB_NLEVELS], c_walk;
     uint64_t fp_lines_per_page; /* a footprint's lines in one page (footprint_lines_per_page) */
     int ptes_per_line_shift;    /* log2 of the 8-byte page-table entries of a line */
-    uint64_t tlb_count[3];      /* translations found in the first level, the second, walked */
     int xl_level;               /* the last access's translation: 0, 1 or -1 (walk) */
     uint32_t xl_cost;           /* and its cost */
 };
@@ -488,7 +487,6 @@ static uint32_t translate(mem_t *m, int cpu, maddr_t a, int code)
 {
     uint64_t page = tlb_page_of(m->tlb, a);
     int l = tlb_translate(m->tlb, cpu, page, code);
-    m->tlb_count[l < 0 ? 2 : l]++;
     m->xl_level = l;
     if (l >= 0)
         return m->xl_cost = m->tlb_cyc[2 * l + code];

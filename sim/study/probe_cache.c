@@ -83,6 +83,23 @@ long probe_chase_max(const platform_t *p, long requested, err_t *e)
                                                  : PROBE_CHASE_CAP;
 }
 
+/* Chase cells of kind (K_CHASE: bytes, K_PAGES: pages) from first up to
+ * max in x2 steps with x1.5 midpoints, the sizes that are multiples of
+ * unit. */
+static void add_sized(probe_ctx_t *X, machine_t *m, kind_t kind, uint64_t first, uint64_t max,
+                      uint64_t unit)
+{
+    for (uint64_t s = first; s <= max; s *= 2) {
+        uint64_t sizes[2] = {s, s * 3 / 2};
+        for (int i = 0; i < 2; i++)
+            if (sizes[i] <= max && sizes[i] % unit == 0) {
+                cell_t *k = probe_add_cell(X, m, kind, 0, 0, X->p->cpu_node[0], 0, 0);
+                k->bytes = sizes[i];
+                k->batch = PROBE_CHASE_BATCH;
+            }
+    }
+}
+
 void probe_cache_cells(probe_ctx_t *X, machine_t *m)
 {
     const platform_t *p = X->p;
@@ -104,25 +121,8 @@ void probe_cache_cells(probe_ctx_t *X, machine_t *m)
                 k->reps = X->reps;
         }
     }
-    uint64_t pmax = probe_pages_max(p, X->chase_max);
-    for (uint64_t n = 8; n <= pmax; n *= 2) {
-        uint64_t counts[2] = {n, n * 3 / 2};
-        for (int i = 0; i < 2; i++)
-            if (counts[i] <= pmax) {
-                cell_t *k = probe_add_cell(X, m, K_PAGES, 0, 0, n0, 0, 0);
-                k->bytes = counts[i];
-                k->batch = PROBE_CHASE_BATCH;
-            }
-    }
-    for (uint64_t s = 1024; s <= X->chase_max; s *= 2) {
-        uint64_t sizes[2] = {s, s * 3 / 2};
-        for (int i = 0; i < 2; i++)
-            if (sizes[i] <= X->chase_max && sizes[i] % line == 0) {
-                cell_t *k = probe_add_cell(X, m, K_CHASE, 0, 0, n0, 0, 0);
-                k->bytes = sizes[i];
-                k->batch = PROBE_CHASE_BATCH;
-            }
-    }
+    add_sized(X, m, K_PAGES, 8, probe_pages_max(p, X->chase_max), 1);
+    add_sized(X, m, K_CHASE, 1024, X->chase_max, line);
 }
 
 int probe_parse_pauses(const char *list, uint64_t *out, err_t *e)
