@@ -26,18 +26,7 @@ static uint32_t g_lat[1] = {0};
  * cycle), l2 8 sets x 4 ways (6 cycles); memory 100. */
 static platform_t *tiny(void)
 {
-    platform_t *p = calloc(1, sizeof *p);
-    ck_assert_ptr_nonnull(p);
-    p->ncpus = NCPU;
-    p->nnodes = 1;
-    p->cpu_node = g_node;
-    p->line_bytes = LINE;
-    p->node_lat = g_lat;
-    p->costs.hit_cycles = 5;
-    p->costs.atomic_cycles = 7;
-    p->costs.mem_local_cycles = 100;
-    p->costs.c2c_node_cycles = 50;
-    p->costs.inval_node_cycles = 20;
+    platform_t *p = tu_bare_platform(NCPU, 1, g_node, g_lat, LINE);
     p->cache[CACHE_L1D] = (platform_cache_t){4 * 2 * LINE, 2, 1, SCOPE_CPU};
     p->cache[CACHE_L2] = (platform_cache_t){8 * 4 * LINE, 4, 6, SCOPE_CPU};
     p->ncache_levels = 2;

@@ -4,6 +4,7 @@
  *   tu_run_suite                      the Check main: runs a suite, gives main's status
  *   tu_src_path                       a path inside the source dir
  *   tu_platform_read, tu_platform     a platform file read, or the test fails
+ *   tu_bare_platform                  a platform built by hand: CPUs, nodes, line, costs
  *   tu_machine_run, tu_machine_routes one simulation, or the test fails
  *   tu_run_in_child                   a simulation in a child, results piped back
  *   tu_tmp_*                          a fresh temp dir (a fixture) and files in it
@@ -29,6 +30,29 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* A platform built by hand (no file): ncpus CPUs on nnodes nodes (cpu_node
+ * and the node_lat matrix are the caller's, and must outlive it), lines of
+ * line bytes, and the memory costs of the cache tests: hit 5, atomic 7,
+ * memory 100, modified on the bus 50, invalidation 20. No cache level, no
+ * TLB. Free with free(). */
+static inline platform_t *tu_bare_platform(int ncpus, int nnodes, int *cpu_node, uint32_t *node_lat,
+                                           int line)
+{
+    platform_t *p = calloc(1, sizeof *p);
+    ck_assert_ptr_nonnull(p);
+    p->ncpus = ncpus;
+    p->nnodes = nnodes;
+    p->cpu_node = cpu_node;
+    p->line_bytes = line;
+    p->node_lat = node_lat;
+    p->costs.hit_cycles = 5;
+    p->costs.atomic_cycles = 7;
+    p->costs.mem_local_cycles = 100;
+    p->costs.c2c_node_cycles = 50;
+    p->costs.inval_node_cycles = 20;
+    return p;
+}
 
 /* Runs every test of s (the runner frees s); returns main's exit status. */
 static inline int tu_run_suite(Suite *s)
