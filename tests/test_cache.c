@@ -224,6 +224,33 @@ START_TEST(footprints_evict_by_lru)
 }
 END_TEST
 
+/* Fresh footprint lines lie in pages at random frames: on a level with more
+ * sets than a page has lines, three quarters of its capacity of them evict
+ * a line per set from some sets (those that drew more than their share),
+ * not from none, as lines in address order would (three a set), nor all. */
+START_TEST(fresh_footprint_evicts_gradually)
+{
+    for (int lpp = 1; lpp <= LINE; lpp *= LINE) { /* a line a page, dense pages */
+        platform_t *p = tiny(0, -1);
+        p->cache[CACHE_L2] = (platform_cache_t){256 * 4 * LINE, 4, 6, SCOPE_CPU};
+        p->footprint.work_per_mcycle = 1e6; /* a line a cycle */
+        p->footprint_lines_per_page = lpp;
+        mem_t *m = mem_create(p);
+        maddr_t a = lines(m, 256); /* a line in every l2 set */
+        for (int i = 0; i < 256; i++)
+            mem_access(m, 0, a + (maddr_t)i * LINE, MEM_READ, NULL);
+        mem_footprint_work(m, 0, 768); /* three quarters of l2 */
+        int kept = 0;
+        for (int i = 0; i < 256; i++)
+            kept += mem_holds(m, 0, a + (maddr_t)i * LINE);
+        ck_assert_msg(kept > 0 && kept < 256, "%d lines a page: %d of 256 kept", lpp, kept);
+        ck_assert_uint_eq(mem_evictions(m, 0, 1), (uint64_t)(256 - kept));
+        mem_destroy(m);
+        free(p);
+    }
+}
+END_TEST
+
 START_TEST(flush_empties_every_level)
 {
     platform_t *p = tiny(1, -1);
@@ -297,6 +324,7 @@ static Suite *suite(void)
     tcase_add_test(t, shared_level_serves_a_neighbour);
     tcase_add_test(t, code_fetches);
     tcase_add_test(t, footprints_evict_by_lru);
+    tcase_add_test(t, fresh_footprint_evicts_gradually);
     tcase_add_test(t, flush_empties_every_level);
     tcase_add_test(t, data_flush_keeps_code);
     tcase_add_test(t, no_levels_no_hierarchy);

@@ -99,6 +99,7 @@ struct mem {
     tlb_t *tlb;
     uint32_t tlb_cyc[TLB_NLEVELS], c_walk;
     uint64_t fp_lines_per_page; /* a footprint's lines in one page (footprint_lines_per_page) */
+    uint64_t page_lines;        /* lines in a page (page_bytes / line_bytes) */
     int ptes_per_line_shift;    /* log2 of the 8-byte page-table entries of a line */
     int xl_level;               /* the last access's translation: 0, 1 or -1 (walk) */
     uint32_t xl_cost;           /* and its cost */
@@ -162,13 +163,15 @@ mem_t *mem_create(const platform_t *p)
     m->last_level = -1;
     m->hier = hier_create(p, drop_line, m);
     m->tlb = tlb_create(p);
+    m->page_lines = (uint64_t)((p->page_bytes > 0 ? p->page_bytes : 4096) / p->line_bytes);
+    if (m->page_lines < 1)
+        m->page_lines = 1;
+    m->fp_lines_per_page =
+        p->footprint_lines_per_page > 0 ? (uint64_t)p->footprint_lines_per_page : m->page_lines;
     if (m->tlb) {
         for (int l = 0; l < TLB_NLEVELS; l++)
             m->tlb_cyc[l] = cyc(p->tlb[l].cycles);
         m->c_walk = cyc(p->walk_cycles);
-        m->fp_lines_per_page = p->footprint_lines_per_page > 0
-                                   ? (uint64_t)p->footprint_lines_per_page
-                                   : (uint64_t)(p->page_bytes / p->line_bytes);
         while ((8 << m->ptes_per_line_shift) < p->line_bytes)
             m->ptes_per_line_shift++;
     }
@@ -716,6 +719,26 @@ static void foreign_pages(mem_t *m, int cpu, uint64_t base, uint64_t first, uint
     tlb_fill_foreign(m->tlb, cpu, (base & ~HIER_FOREIGN) | (p0 & FRESH_MASK), n);
 }
 
+/* The physical line of fresh footprint line x: its page (x's page of
+ * fp_lines_per_page lines) at a pseudo-random frame, the lines of a page
+ * side by side from a pseudo-random start. Other software's pages lie
+ * wherever the allocator found frames, so its lines fall into random sets
+ * of every physically indexed level and evict there gradually, not a level
+ * at once. A bijection of 34-bit frames (xor-shifts and odd multipliers),
+ * so no two pages share a frame. */
+static uint64_t fresh_line(const mem_t *m, uint64_t x)
+{
+    const uint64_t mask = (1ull << 34) - 1;
+    uint64_t page = x / m->fp_lines_per_page, off = x % m->fp_lines_per_page;
+    uint64_t f = page & mask;
+    f ^= f >> 17;
+    f = (f * 0xed5ad4bbull) & mask;
+    f ^= f >> 11;
+    f = (f * 0xac4c1b51ull) & mask;
+    f ^= f >> 15;
+    return f * m->page_lines + (off + (f >> 20)) % m->page_lines;
+}
+
 /* Brings lines (plus the fraction carried) of fresh foreign data into cpu. */
 static void fill_fresh(mem_t *m, int cpu, double lines, double *carry)
 {
@@ -730,7 +753,8 @@ static void fill_fresh(mem_t *m, int cpu, double lines, double *carry)
     uint64_t base = HIER_FOREIGN | (uint64_t)cpu << 40;
     m->in_footprint = 1;
     for (uint64_t i = 0; i < k; i++)
-        hier_access(m->hier, cpu, base | ((m->fresh[cpu] + i) & FRESH_MASK), HIER_DATA);
+        hier_access(m->hier, cpu, base | (fresh_line(m, m->fresh[cpu] + i) & FRESH_MASK),
+                    HIER_DATA);
     m->in_footprint = 0;
     if (m->tlb && k) /* the pages of those lines */
         foreign_pages(m, cpu, base, m->fresh[cpu], m->fresh[cpu] + k - 1);
