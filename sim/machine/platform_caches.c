@@ -20,8 +20,8 @@
  *          l1d (a walk reads through the data caches), itlb1 needs dtlb1,
  *          dtlb2 dtlb1 and itlb2 itlb1; page_bytes (default 4096) a power
  *          of two from line_bytes to 1 GiB, walk_cycles >= 0 (default
- *          0), and footprint_lines_per_page from 1 to the lines of a page
- *          (default: all of them), all only with dtlb1.
+ *          0), both only with dtlb1; footprint_lines_per_page from 1 to
+ *          the lines of a page (default: all of them), with level l1d.
  */
 #include "platform.h"
 #include "platform_xml_internal.h"
@@ -255,12 +255,18 @@ static int read_tlbs(platform_t *p, err_t *e)
         if (read_tlb(p, l, e) < 0)
             return -1;
     p->page_bytes = 4096;
-    const char *only[] = {"page_bytes", "walk_cycles", "footprint_lines_per_page"};
-    for (int i = 0; i < 3; i++) {
+    const char *only[] = {"page_bytes", "walk_cycles"};
+    for (int i = 0; i < 2; i++) {
         const platform_param_t *q = platform_param(p, only[i]);
         if (q && !p->tlb[TLB_DTLB1].entries)
             return where(p, q, e, "property '%s' given without 'dtlb1_entries'", only[i]);
     }
+    /* the density places footprint lines in the caches too (mem.c) */
+    const platform_param_t *fq = platform_param(p, "footprint_lines_per_page");
+    if (fq && !p->cache[CACHE_L1D].bytes)
+        return where(p, fq, e,
+                     "property 'footprint_lines_per_page' given without cache levels "
+                     "('l1d_bytes')");
     double pb = 4096;
     if (number(p, "page_bytes", 1, 1, &pb, e) < 0)
         return -1;

@@ -55,6 +55,7 @@ bad "a second-level TLB without a first" itlb2_entries "${levels[@]}" "${tlbs[@]
 bad "a TLB without cache levels" dtlb1_entries dtlb1_entries=32
 bad "a page size that is no power of two" page_bytes "${levels[@]}" "${tlbs[@]}" page_bytes=5000
 bad "a page size without a TLB" page_bytes "${levels[@]}" page_bytes=4096
+bad "a footprint density without cache levels" footprint_lines_per_page footprint_lines_per_page=4
 bad "a footprint density of 0 lines a page" footprint_lines_per_page "${levels[@]}" "${tlbs[@]}" footprint_lines_per_page=0
 bad "a footprint denser than a page" footprint_lines_per_page "${levels[@]}" "${tlbs[@]}" footprint_lines_per_page=33
 bad "a negative walk" walk_cycles "${levels[@]}" "${tlbs[@]/walk_cycles=15/walk_cycles=-1}"
