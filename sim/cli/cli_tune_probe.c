@@ -243,8 +243,9 @@ enum {
  * NC_RATE), then finer steps around the best (down to x2^(1/16),
  * 4%), taking the middle of the best flat each time: the flat where every
  * row matches spans the values the pauses cannot tell apart, and its middle
- * is the estimate. Returns 0 (v updated) or -1. */
-static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int top, err_t *e)
+ * is the estimate. Returns 0 (v updated, *nsim the simulations it ran) or -1. */
+static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int top, int *nsim,
+                           err_t *e)
 {
     enum { NC = 64 };
     double *sim = calloc((size_t)T->ncells, sizeof *sim);
@@ -285,6 +286,7 @@ static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int to
             fprintf(stderr, "scan: %s=%.6g (%d simulations so far)\n", T->names[i], v[i], evals);
         }
     free(sim);
+    *nsim = evals;
     return 0;
 }
 
@@ -298,7 +300,7 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
     for (int i = 0; i < T->ncells; i++)
         cells[i].cycles = T->rows[i].median;
     double step = 0.2, *start = calloc((size_t)T->nparams, sizeof *start);
-    int scan = 0;
+    int scan = 0, scan_sims = 0;
     if (!start)
         abort();
     for (int i = 0; i < T->nparams; i++) {
@@ -327,7 +329,7 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
         for (int l = 0; l < CACHE_NLEVELS; l++)
             while (top < NC_TOP && pow(2, top) < 2.0 * (double)p->cache[l].bytes / p->line_bytes)
                 top++;
-        if (scan_footprints(T, start, cells, top, e) < 0) {
+        if (scan_footprints(T, start, cells, top, &scan_sims, e) < 0) {
             free(cells);
             free(init);
             free(start);
@@ -365,9 +367,16 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
             printf("%-16s %5d %5d %5d %12.6g %12.1f %+7.1f%%\n", c->probe, c->from_cpu, c->to_cpu,
                    c->to_node, c->median, r.sim[i], 100 * (r.sim[i] / c->median - 1));
         }
-        printf("\nrms relative error %.3g%% (initial %.3g%%), %d simulations, %d iterations, %s\n",
-               100 * r.err, 100 * r.err0, r.evals, r.iters,
-               r.converged ? "converged" : "stopped before converging (--max-evals)");
+        int scan_only = scan && all_footprints;
+        if (scan_only)
+            printf("\nrms relative error %.3g%%: the values of a scan of %d simulations (a simplex "
+                   "does not move on the footprints' flats)\n",
+                   100 * r.err, scan_sims);
+        else
+            printf("\nrms relative error %.3g%% (initial %.3g%%), %d simulations, %d iterations, "
+                   "%s\n",
+                   100 * r.err, 100 * r.err0, r.evals, r.iters,
+                   r.converged ? "converged" : "stopped before converging (--max-evals)");
         char comment[3000], date[32];
         time_t now = time(NULL);
         strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&now));
@@ -377,7 +386,12 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
         for (int i = 0; i < T->nparams && used < sizeof comment; i++)
             used += (size_t)snprintf(comment + used, sizeof comment - used, "%s%s=%.6g",
                                      i ? ", " : "", T->names[i], r.fitted[i]);
-        if (used < sizeof comment)
+        if (used < sizeof comment && scan_only)
+            snprintf(comment + used, sizeof comment - used,
+                     "; probe target %s (%d cells), rms relative error %.3g%%, a scan of %d "
+                     "simulations ",
+                     target, T->ncells, 100 * r.err, scan_sims);
+        else if (used < sizeof comment)
             snprintf(comment + used, sizeof comment - used,
                      "; probe target %s (%d cells), rms relative error %.3g%% (initial %.3g%%), "
                      "%d simulations%s ",

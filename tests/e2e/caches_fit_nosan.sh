@@ -70,6 +70,9 @@ fit() {
         { fail "$kv: the footprint does not move the pause rows (issue 18 not merged?)"; return; }
     run tune --probe-target target.csv --params "$name" -o tuned.xml "$@" fp.xml
     [ "$rc" -eq 0 ] || { fail "tune --params $name: exit $rc: $err"; return; }
+    # footprints alone: the scan's values stand, and the report says so
+    grep -q "the values of a scan of [0-9]* simulations" <<<"$out" ||
+        fail "$name: the report does not say the values are the scan's: $(tail -1 <<<"$out")"
     got=$(prop tuned.xml "$name")
     within "$got" "$want" 0.10 || fail "$name: fitted $got, made with $want (want within 10%)"
     echo "$name: made with $want, fitted $got"
