@@ -36,10 +36,11 @@
  * (PAUSE_BUDGET cycles of pause per row at most, but at least
  * PAUSE_MIN_REPS), so that the native probe stays within seconds.
  *
- * The simulated caches evict by LRU and the footprints fill them in order,
- * so a level loses the pair's lines all at once when a footprint reaches
- * its capacity: the simulated curve is a staircase, and it places a
- * footprint only as finely as the pauses are spaced (--pauses).
+ * The simulated caches evict by LRU. The tick's footprint fills them in
+ * order, so a level loses the pair's lines at once when the tick reaches
+ * its capacity; the noise's and the work's pages lie at random frames, so
+ * they evict set by set (mem.c). Either way the curve is sampled only at
+ * the pauses (--pauses), and a fit places a footprint no finer.
  *
  * pages_N: the same chase through N pages, one line in each (at a random
  * place in its page, so that the lines spread over the cache sets), the
