@@ -724,8 +724,9 @@ static void foreign_pages(mem_t *m, int cpu, uint64_t base, uint64_t first, uint
  * side by side from a pseudo-random start. Other software's pages lie
  * wherever the allocator found frames, so its lines fall into random sets
  * of every physically indexed level and evict there gradually, not a level
- * at once. A bijection of 34-bit frames (xor-shifts and odd multipliers),
- * so no two pages share a frame. */
+ * at once. A bijection of 34-bit frames (xor-shifts and odd multipliers):
+ * with pages of up to 64 lines no two pages share a frame within the
+ * 40 bits of a fresh tag; larger pages may wrap there, a harmless alias. */
 static uint64_t fresh_line(const mem_t *m, uint64_t x)
 {
     const uint64_t mask = (1ull << 34) - 1;
