@@ -1,8 +1,9 @@
-/* cli_run_jobs: the simulations of `numasim run`, each in a child process
- * (SimGrid allows one engine per process). A job is one combination; the
- * child runs it and writes a wire_t and the cycles of every call to a
- * temporary file, which the parent reads back. The node latency matrix of a
- * platform is computed once, in a child too, before its jobs start. */
+/* cli_run_jobs: the simulations of `numasim run`, in child processes
+ * (SimGrid allows one engine per process): a worker of the platform's
+ * loader (loader.h), or, for traces and host runs, a child of their own. A
+ * job is one combination; the child runs it and writes a wire_t and the
+ * cycles of every call to a temporary file, which the parent reads back. The node latency matrix of
+ * a platform is computed once, in a child too, before its jobs start. */
 #include "cli_run_internal.h"
 
 #include "child.h"
@@ -88,10 +89,12 @@ static void paje_name(char *buf, size_t size, const paje_opt_t *po, const job_t 
              strategy_name(j->strat), cache_state_name(v->s->caches[j->cache]), sweep, seed);
 }
 
-/* Runs job j, in its own process, and exits; its results go to j->out.
- * With po->dir, SimGrid writes the trace to a temporary name, renamed once
- * the simulation returned: a trace under its final name is complete. */
-static void run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
+/* Runs job j in this process, its results into j->out, which it closes;
+ * returns the exit code (0 when they are written). last: this process
+ * exits after it. With po->dir, SimGrid writes the trace to a temporary
+ * name, renamed once the simulation returned: a trace under its final name
+ * is complete. */
+static int run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po, int last)
 {
     variant_t *v = &vs[j->v];
     run_t r;
@@ -117,8 +120,8 @@ static void run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
     err_t e = {{0}};
     wire_t w;
     memset(&w, 0, sizeof w);
-    if (!po->dir)
-        machine_exit_after(); /* run_job ends in _exit (a trace is closed at the end) */
+    if (last && !po->dir)
+        machine_exit_after(); /* nothing to free (a trace is closed at the end) */
     w.rc = run_one(&r, "numasim", &e);
     if (po->dir && (w.rc != 0 || rename(paje_tmp, paje_final) != 0)) {
         if (w.rc == 0) {
@@ -139,8 +142,11 @@ static void run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po)
     w.anatomy = r.anatomy;
     fwrite(&w, sizeof w, 1, j->out);
     fwrite(r.cycles, sizeof *r.cycles, (size_t)r.ncalls, j->out);
-    fflush(j->out);
-    _exit(ferror(j->out) ? 1 : 0);
+    free(r.cycles);
+    int bad = fflush(j->out) != 0 || ferror(j->out);
+    bad |= fclose(j->out) != 0;
+    j->out = NULL;
+    return bad;
 }
 
 /* What a job forked by a loader needs: the jobs as they were when the loader
@@ -152,14 +158,16 @@ typedef struct {
     const paje_opt_t *po;
 } jobs_ctx_t;
 
-static void loader_body(int k, int fd, void *ctx)
+static int loader_body(int k, int fd, int last, void *ctx)
 {
     const jobs_ctx_t *x = ctx;
     job_t *j = &x->js[k];
     j->out = fdopen(fd, "w");
-    if (!j->out)
-        _exit(1);
-    run_job(j, x->vs, x->trace, x->po);
+    if (!j->out) {
+        close(fd);
+        return 1;
+    }
+    return run_job(j, x->vs, x->trace, x->po, last);
 }
 
 int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt_t *po)
@@ -186,7 +194,7 @@ int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt
     }
     j->pid = child_fork();
     if (j->pid == 0)
-        run_job(j, vs, trace, po);
+        _exit(run_job(j, vs, trace, po, 1));
     return 0;
 }
 

@@ -60,28 +60,103 @@ static int get(int fd, void *buf, size_t n)
     return move(fd, buf, n, 0);
 }
 
-/* In a job, just forked by the loader: dies with the loader, drops the
- * pipes, opens the parent's result file and runs the job. */
-static void job_main(pid_t parent, int req, int rep, const req_t *q, loader_body_t body, void *ctx)
+/* A worker of the loader: a process that runs jobs one after another. */
+typedef struct {
+    pid_t pid;
+    int req, rep; /* the loader's ends: jobs out, exit codes in */
+    int busy;
+} worker_t;
+
+enum { MAX_WORKERS = 64 };
+static worker_t g_workers[MAX_WORKERS]; /* the loader's (in the loader only) */
+static int g_nworkers;
+
+/* In a worker, just forked by the loader: dies with the loader, drops every
+ * pipe but its own, then runs the jobs it is sent until its pipe closes.
+ * With reuse off (the scheduler needs a fresh SimGrid clock), it exits with
+ * its first job's code instead of reporting it. */
+static void worker_main(pid_t parent, int req, int rep, loader_body_t body, void *ctx, int reuse)
 {
     pid_t loader = getppid();
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != loader)
         _exit(1); /* the loader died before prctl took effect */
-    close(req);
-    close(rep);
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%ld/fd/%d", (long)parent, q->fd);
-    int fd = open(path, O_WRONLY);
-    if (fd < 0) {
-        fprintf(stderr, "numasim: %s: %s\n", path, strerror(errno));
-        _exit(1);
+    req_t q;
+    while (get(req, &q, sizeof q) == 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%ld/fd/%d", (long)parent, q.fd);
+        int fd = open(path, O_WRONLY);
+        if (fd < 0) {
+            fprintf(stderr, "numasim: %s: %s\n", path, strerror(errno));
+            _exit(1);
+        }
+        int64_t code = body(q.k, fd, !reuse, ctx);
+        fflush(NULL);
+        if (!reuse || put(rep, &code, sizeof code) < 0)
+            _exit((int)code);
     }
-    body(q->k, fd, ctx);
-    _exit(1); /* body does not return */
+    _exit(0);
 }
 
-/* The loader's life: load p, then answer requests until the pipe closes. */
+/* An idle worker, forked when none is; NULL when fork failed. */
+static worker_t *idle_worker(pid_t parent, int req, int rep, loader_body_t body, void *ctx)
+{
+    for (int i = 0; i < g_nworkers; i++)
+        if (!g_workers[i].busy)
+            return &g_workers[i];
+    int down[2], up[2];
+    if (g_nworkers == MAX_WORKERS || pipe(down) < 0)
+        return NULL;
+    if (pipe(up) < 0) {
+        close(down[0]);
+        close(down[1]);
+        return NULL;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(req);
+        close(rep);
+        for (int i = 0; i < g_nworkers; i++) {
+            close(g_workers[i].req);
+            close(g_workers[i].rep);
+        }
+        close(down[1]);
+        close(up[0]);
+        worker_main(parent, down[0], up[1], body, ctx, machine_run_again_ok());
+    }
+    close(down[0]);
+    close(up[1]);
+    if (pid < 0) {
+        close(down[1]);
+        close(up[0]);
+        return NULL;
+    }
+    worker_t *w = &g_workers[g_nworkers++];
+    *w = (worker_t){pid, down[1], up[0], 0};
+    return w;
+}
+
+/* The wait status of w's job: an exit status made of the code it reported,
+ * or, when it died (a crash, or a worker without reuse), its own. A worker
+ * that died is forgotten. */
+static int job_status(worker_t *w)
+{
+    int64_t code;
+    w->busy = 0;
+    if (get(w->rep, &code, sizeof code) == 0)
+        return (int)(code & 0xff) << 8; /* as WIFEXITED with WEXITSTATUS = code */
+    close(w->req);
+    close(w->rep);
+    int st = 0;
+    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    *w = g_workers[--g_nworkers];
+    return st;
+}
+
+/* The loader's life: load p, then answer requests until the pipe closes;
+ * then closes its workers' pipes (they exit) and waits for them. */
 static void loader_main(platform_t *p, int req, int rep, loader_body_t body, void *ctx)
 {
     pid_t parent = getppid();
@@ -95,19 +170,30 @@ static void loader_main(platform_t *p, int req, int rep, loader_body_t body, voi
     while (get(req, &q, sizeof q) == 0) {
         int64_t a = -1;
         if (q.op == REQ_START) {
-            fflush(NULL);
-            pid_t pid = fork();
-            if (pid == 0)
-                job_main(parent, req, rep, &q, body, ctx);
-            a = pid < 0 ? -2 : pid;
+            worker_t *w = idle_worker(parent, req, rep, body, ctx);
+            a = -2;
+            if (w && put(w->req, &q, sizeof q) == 0) {
+                w->busy = 1;
+                a = w->pid;
+            } else if (w) { /* it died idle: forget it */
+                w->busy = 1;
+                job_status(w);
+            }
         } else {
-            int st = 0;
-            while (waitpid(q.pid, &st, 0) < 0 && errno == EINTR)
-                ;
-            a = st;
+            for (int i = 0; i < g_nworkers; i++)
+                if (g_workers[i].pid == q.pid && g_workers[i].busy) {
+                    a = job_status(&g_workers[i]);
+                    break;
+                }
         }
         if (put(rep, &a, sizeof a) < 0)
             break;
+    }
+    for (int i = 0; i < g_nworkers; i++) {
+        close(g_workers[i].req);
+        close(g_workers[i].rep);
+        while (waitpid(g_workers[i].pid, NULL, 0) < 0 && errno == EINTR)
+            ;
     }
     _exit(0);
 }

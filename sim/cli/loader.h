@@ -1,25 +1,35 @@
-/* loader: a process that has loaded one platform into SimGrid and forks
+/* loader: a process that has loaded one platform into SimGrid and runs
  * simulations of it on request. Theory of operation.
  *
- * SimGrid allows one engine per process, so every simulation runs in a
- * child. Without a loader each child parses the platform file again and
- * builds SimGrid's zones and routes: at 4096 CPUs that is 0.4 s a child,
- * more than many simulations take. A loader pays it once per platform:
+ * SimGrid allows one engine per process, so simulations run in children of
+ * the parent. Without a loader each child parses the platform file again
+ * and builds SimGrid's zones and routes: at 4096 CPUs that is 0.4 s a child,
+ * more than many simulations take. A loader pays it once per platform, and
+ * its workers (forks of it) run the jobs, one after another each:
  *
  *   parent --fork--> loader: machine_preload(p) (parse, routes)
  *          <-pipe--  0 when loaded, 2 when not (message printed)
  *          --pipe--> "start job k, results to my fd f"
- *                    loader --fork--> job: body(k, fd, ctx), then _exit
- *          <-pipe--  the job's pid
- *          --pipe--> "wait for pid"
- *          <-pipe--  its wait status
+ *                    loader: an idle worker, or --fork--> a new one
+ *                    loader --pipe--> worker: body(k, fd, ctx)
+ *          <-pipe--  the worker's pid (the job's handle)
+ *          --pipe--> "wait for it"
+ *                    worker --pipe--> loader: the body's exit code
+ *          <-pipe--  an exit status of that code (or the worker's own
+ *                    status, when it died: a crash)
  *
- * The job is the loader's child, so the loader waits for it; the parent
- * asks. A job writes its results into the parent's temporary file, which it
- * opens again through /proc/PARENT/fd/f. The loader dies with the parent,
- * and a job with its loader (PR_SET_PDEATHSIG), so SIGINT of the parent
- * (which kills its children, child.h) ends them all. Requests are answered
- * one at a time, in order: the parent is single-threaded. */
+ * A worker runs as many jobs as the parent sends it, so a job pays no fork,
+ * no copy-on-write of the loader's pages and no first touch of its heap (at
+ * 32 CPUs these were most of a job's time). The jobs of one worker share
+ * its process: a job must leave nothing behind that another could see
+ * (machine_run frees its machine). Under the clock-ordered scheduler a
+ * worker runs one job and exits (machine_run_again_ok).
+ *
+ * A job writes its results into the parent's temporary file, which it opens
+ * again through /proc/PARENT/fd/f. The loader dies with the parent, and a
+ * worker with its loader (PR_SET_PDEATHSIG), so SIGINT of the parent (which
+ * kills its children, child.h) ends them all. Requests are answered one at
+ * a time, in order: the parent is single-threaded. */
 #ifndef NUMASIM_LOADER_H
 #define NUMASIM_LOADER_H
 
@@ -29,9 +39,10 @@
 
 typedef struct loader loader_t;
 
-/* Runs in the job process: job k of ctx, results into file descriptor fd.
- * Must not return (it ends with _exit). */
-typedef void (*loader_body_t)(int k, int fd, void *ctx);
+/* Runs in a worker: job k of ctx, results into file descriptor fd, which it
+ * closes. last: the worker exits after it (nothing need be freed). Returns
+ * the job's exit code (0 when its results are written). */
+typedef int (*loader_body_t)(int k, int fd, int last, void *ctx);
 
 /* Forks a loader for p (what this process knows at the call, ctx and the
  * jobs it points to included, is what the jobs will see) and waits until p
@@ -39,12 +50,13 @@ typedef void (*loader_body_t)(int k, int fd, void *ctx);
  * be loaded (the loader printed why), 1 on a system error (printed). */
 loader_t *loader_start(platform_t *p, loader_body_t body, void *ctx, int *rc);
 
-/* Starts job k in a child of the loader, its results going into this
- * process's file descriptor fd. Returns the job's pid, or -1 (printed). */
+/* Starts job k in a worker of the loader, its results going into this
+ * process's file descriptor fd. Returns the job's handle (its worker's
+ * pid), or -1 (printed). */
 pid_t loader_fork(loader_t *l, int k, int fd);
 
-/* Waits for job pid of loader l; returns its wait status (as waitpid), or
- * -1 when the loader is gone (printed). */
+/* Waits for the job of handle pid of loader l; returns its wait status (as
+ * waitpid), or -1 when the loader is gone (printed). */
 int loader_wait(loader_t *l, pid_t pid);
 
 /* Ends the loader (it exits once its pipe closes), waits for it, frees l

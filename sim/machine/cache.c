@@ -22,12 +22,12 @@
  * CPU holds in any level is in its last level, which is where the coherence
  * model (mem.c) looks when it asks whether the CPU holds it.
  */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include "cache.h"
+
+#include "zmap.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 typedef struct {
     uint64_t **set; /* [nsets]: `ways` tags, most recent first, 0 = empty; NULL until used */
@@ -48,7 +48,8 @@ typedef struct {
     size_t blk_bytes;
     uint64_t *arena;   /* where the next set's tags go: zero, mapped in chunks */
     size_t arena_left; /* tags left in the current chunk */
-    void **chunks;     /* every chunk mapped, to unmap */
+    void **chunks;     /* every chunk mapped, to hand back */
+    size_t *chunk_bytes;
     int nchunks;
     int *inst_of; /* [ncpus] */
     int *members; /* CPUs by instance: members[first[i] .. first[i+1]) */
@@ -114,11 +115,7 @@ static void level_init(level_t *L, const platform_t *p, const platform_cache_t *
     free(map);
     L->inst = xcalloc((size_t)L->ninst, sizeof *L->inst);
     L->blk_bytes = (size_t)L->ninst * L->nsets * sizeof *L->blk;
-    L->blk = mmap(NULL, L->blk_bytes, PROT_READ | PROT_WRITE,
-                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (L->blk == MAP_FAILED)
-        abort();
-    madvise(L->blk, L->blk_bytes, MADV_HUGEPAGE);
+    L->blk = zmap_get(L->blk_bytes, &L->blk_bytes, ZMAP_HUGE | ZMAP_NORESERVE);
     L->first = xcalloc((size_t)L->ninst + 1, sizeof *L->first);
     L->members = xcalloc((size_t)n, sizeof *L->members);
     for (int i = 0; i < n; i++)
@@ -170,13 +167,22 @@ void hier_destroy(hier_t *h)
         level_t *L = &h->lv[l];
         if (!L->present)
             continue;
-        for (int k = 0; k < L->ninst; k++)
-            free(L->inst[k].used);
+        /* Handed back zero (zmap.h): the set pointers used, the chunks
+         * up to where their sets reach. */
+        for (int k = 0; k < L->ninst; k++) {
+            inst_t *I = &L->inst[k];
+            for (uint32_t u = 0; u < I->nused; u++)
+                I->set[I->used[u]] = NULL;
+            free(I->used);
+        }
         for (int i = 0; i < L->nchunks; i++)
-            munmap(L->chunks[i], SET_CHUNK_BYTES);
+            zmap_put(L->chunks[i], L->chunk_bytes[i],
+                     i + 1 < L->nchunks ? L->chunk_bytes[i]
+                                        : L->chunk_bytes[i] - L->arena_left * sizeof *L->arena);
         free(L->chunks);
+        free(L->chunk_bytes);
         free(L->inst);
-        munmap(L->blk, L->blk_bytes);
+        zmap_put(L->blk, L->blk_bytes, 0);
         free(L->inst_of);
         free(L->members);
         free(L->first);
@@ -191,15 +197,18 @@ void hier_destroy(hier_t *h)
 static uint64_t *set_alloc(level_t *L)
 {
     if (L->arena_left < L->ways) {
-        void *c =
-            mmap(NULL, SET_CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        size_t got;
+        void *c = zmap_get(SET_CHUNK_BYTES, &got, 0);
         void **cs = realloc(L->chunks, sizeof *cs * (size_t)(L->nchunks + 1));
-        if (c == MAP_FAILED || !cs)
+        size_t *cb = realloc(L->chunk_bytes, sizeof *cb * (size_t)(L->nchunks + 1));
+        if (!cs || !cb)
             abort();
         L->chunks = cs;
+        L->chunk_bytes = cb;
+        L->chunk_bytes[L->nchunks] = got;
         L->chunks[L->nchunks++] = c;
         L->arena = c;
-        L->arena_left = SET_CHUNK_BYTES / sizeof *L->arena;
+        L->arena_left = got / sizeof *L->arena;
     }
     uint64_t *set = L->arena;
     L->arena += L->ways;

@@ -48,6 +48,7 @@
 #include "mem.h"
 #include "cache.h"
 #include "tlb.h"
+#include "zmap.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -79,7 +80,8 @@ struct mem {
     uint64_t *words;
     line_t *lines;
     uint64_t nlines, cap_lines;
-    lvec_t *held; /* [ncpus] */
+    size_t lines_map, words_map; /* the mappings' sizes (zmap may give more) */
+    lvec_t *held;                /* [ncpus] */
     uint32_t c_hit, c_atomic, c_local, c_c2c, c_dirty, c_inval, c_insn;
     uint32_t jitter;
     gsl_rng *rng;
@@ -107,16 +109,22 @@ struct mem {
 
 static void drop_line(void *ctx, int cpu, uint64_t li);
 
-/* The lines and words grow as a run allocates, in anonymous mappings: a
- * mapping grows without a copy (mremap) and its new pages read zero, so a
- * fresh line's words need no memset (lines are never reused). */
-static void *grow_zeroed(void *p, size_t old_bytes, size_t new_bytes)
+/* The lines and words grow as a run allocates, in anonymous mappings
+ * (zmap.h: reused by the next machine of the process, zeroed): a mapping
+ * grows without a copy (mremap) and its new pages read zero, so a fresh
+ * line's words need no memset (lines are never reused). *map is the
+ * mapping's size. */
+static void *grow_zeroed(void *p, size_t *map, size_t new_bytes)
 {
-    void *q = p ? mremap(p, old_bytes, new_bytes, MREMAP_MAYMOVE)
-                : mmap(NULL, new_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!p)
+        return zmap_get(new_bytes, map, ZMAP_HUGE); /* fewer TLB misses at thousands of CPUs */
+    if (new_bytes <= *map)
+        return p;
+    void *q = mremap(p, *map, new_bytes, MREMAP_MAYMOVE);
     if (q == MAP_FAILED)
         abort();
-    madvise(q, new_bytes, MADV_HUGEPAGE); /* fewer TLB misses at thousands of CPUs */
+    madvise(q, new_bytes, MADV_HUGEPAGE);
+    *map = new_bytes;
     return q;
 }
 
@@ -156,8 +164,9 @@ mem_t *mem_create(const platform_t *p)
     m->c_inval = cyc(p->costs.inval_node_cycles);
     m->c_insn = cyc(p->costs.insn_cycles);
     m->cap_lines = 1024;
-    m->lines = grow_zeroed(NULL, 0, m->cap_lines * sizeof *m->lines);
-    m->words = grow_zeroed(NULL, 0, m->cap_lines * m->words_per_line * sizeof *m->words);
+    m->lines = grow_zeroed(NULL, &m->lines_map, m->cap_lines * sizeof *m->lines);
+    m->words =
+        grow_zeroed(NULL, &m->words_map, m->cap_lines * m->words_per_line * sizeof *m->words);
     m->lines[0].owner = -1;
     m->nlines = 1; /* line 0 holds address 0: never allocated */
     m->last_level = -1;
@@ -209,8 +218,8 @@ void mem_destroy(mem_t *m)
     free(m->work_carry);
     free(m->noise_carry);
     free(m->noise_at);
-    munmap(m->lines, m->cap_lines * sizeof *m->lines);
-    munmap(m->words, m->cap_lines * m->words_per_line * sizeof *m->words);
+    zmap_put(m->lines, m->lines_map, m->nlines * sizeof *m->lines);
+    zmap_put(m->words, m->words_map, m->nlines * m->words_per_line * sizeof *m->words);
     if (m->rng)
         gsl_rng_free(m->rng);
     free(m);
@@ -234,9 +243,8 @@ maddr_t mem_alloc(mem_t *m, int node, size_t bytes)
         uint64_t cap = m->cap_lines;
         while (cap < m->nlines + n)
             cap *= 2;
-        m->lines = grow_zeroed(m->lines, sizeof *m->lines * m->cap_lines, sizeof *m->lines * cap);
-        m->words = grow_zeroed(m->words, sizeof *m->words * m->words_per_line * m->cap_lines,
-                               sizeof *m->words * m->words_per_line * cap);
+        m->lines = grow_zeroed(m->lines, &m->lines_map, sizeof *m->lines * cap);
+        m->words = grow_zeroed(m->words, &m->words_map, sizeof *m->words * m->words_per_line * cap);
         m->cap_lines = cap;
     }
     for (uint64_t i = first; i < first + n; i++) { /* zero but for these */

@@ -65,17 +65,41 @@ static void coro_entry(fctx_transfer_t t)
     abort();
 }
 
+/* Freed stacks, kept for the next machine of this process (a worker runs
+ * one after another, cli/loader.h): their touched pages stay mapped, so a
+ * new coroutine's first frames fault no page in. A stack's old contents do
+ * not matter. Not under ASan, whose shadow of an old stack would be stale. */
+#if defined(__SANITIZE_ADDRESS__)
+enum { SPARE_MAX = 0 };
+#else
+enum { SPARE_MAX = 8192 };
+#endif
+typedef struct {
+    void *base;
+    size_t size;
+} spare_t;
+static spare_t g_spare[SPARE_MAX ? SPARE_MAX : 1];
+static int g_nspare;
+
 int coro_init(coro_t *co, size_t stack_bytes, void (*fn)(void *arg), void *arg)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t size = (stack_bytes + page - 1) / page * page + page;
-    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (base == MAP_FAILED)
-        return -1;
-    if (mprotect(base, page, PROT_NONE) < 0) { /* the guard: an overflow faults */
-        munmap(base, size);
-        return -1;
+    void *base = NULL;
+    for (int i = g_nspare - 1; i >= 0 && !base; i--)
+        if (g_spare[i].size == size) {
+            base = g_spare[i].base;
+            g_spare[i] = g_spare[--g_nspare];
+        }
+    if (!base) {
+        base = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+        if (base == MAP_FAILED)
+            return -1;
+        if (mprotect(base, page, PROT_NONE) < 0) { /* the guard: an overflow faults */
+            munmap(base, size);
+            return -1;
+        }
     }
     *co = (coro_t){.base = base, .size = size, .fn = fn, .arg = arg};
     co->sbottom = (char *)base + page;
@@ -100,7 +124,10 @@ void coro_free(coro_t *co)
 {
     if (co->base) {
         STACK_DEREGISTER(co->vg_id);
-        munmap(co->base, co->size);
+        if (g_nspare < SPARE_MAX)
+            g_spare[g_nspare++] = (spare_t){co->base, co->size};
+        else
+            munmap(co->base, co->size);
     }
     co->base = NULL;
 }

@@ -30,6 +30,11 @@ int machine_preload(platform_t *p, const char *argv0, err_t *e);
  * a tenth of a short run). */
 void machine_exit_after(void);
 
+/* Whether another machine_run() may follow one in this process: 1, unless
+ * the reference scheduler is selected (NUMASIM_SCHEDULER=yield), whose
+ * steps are SimGrid sleeps until absolute dates, from a clock at 0. */
+int machine_run_again_ok(void);
+
 /* Makes the next machine_run() of this process write a Paje trace into file
  * (NULL: none), covering the first `calls` measured calls (see cpu_call_begin
  * and paje.h). file must live until machine_run() returns. */

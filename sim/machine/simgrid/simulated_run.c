@@ -51,6 +51,12 @@ void machine_set_always_yield(machine_t *m, int on)
     m->always_yield = on;
 }
 
+int machine_run_again_ok(void)
+{
+    const char *sched = getenv("NUMASIM_SCHEDULER");
+    return !(sched && !strcmp(sched, "yield"));
+}
+
 static void boot_main(int argc, char **argv)
 {
     (void)argc;
@@ -126,8 +132,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     }
     m->heap[m->n] = m->heap[m->n + 1] = (heapent_t){.key = UINT64_MAX, .cpu = -1};
     /* The reference scheduler, for checking the fast one on whole scenarios. */
-    const char *sched = getenv("NUMASIM_SCHEDULER");
-    if (sched && !strcmp(sched, "yield") && !m->paje) /* a trace needs the clock at 0 */
+    if (!machine_run_again_ok() && !m->paje) /* a trace needs the clock at 0 */
         m->always_yield = 1;
     g_machine = m;
     sg_actor_t boot = sg_actor_init("boot", sg_host_by_name(p->cpu_host[0]));
