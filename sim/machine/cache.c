@@ -52,6 +52,7 @@ typedef struct {
     size_t *chunk_bytes;
     int nchunks;
     int *inst_of; /* [ncpus] */
+    int by_cpu;   /* inst_of[cpu] == cpu for every CPU (a private level) */
     int *members; /* CPUs by instance: members[first[i] .. first[i+1]) */
     int *first;   /* [ninst + 1] */
 } level_t;
@@ -113,6 +114,9 @@ static void level_init(level_t *L, const platform_t *p, const platform_cache_t *
         L->inst_of[i] = map[g];
     }
     free(map);
+    L->by_cpu = 1;
+    for (int i = 0; i < n; i++)
+        L->by_cpu &= L->inst_of[i] == i;
     L->inst = xcalloc((size_t)L->ninst, sizeof *L->inst);
     L->blk_bytes = (size_t)L->ninst * L->nsets * sizeof *L->blk;
     L->blk = zmap_get(L->blk_bytes, &L->blk_bytes, ZMAP_HUGE | ZMAP_NORESERVE);
@@ -339,10 +343,12 @@ __attribute__((always_inline)) inline int hier_first_mru(const hier_t *h, int cp
 {
     int l = h->path[side][0];
     const level_t *L = &h->lv[l];
-    const inst_t *I = &L->inst[L->inst_of[cpu]];
-    if (!I->set)
-        return -1;
-    const uint64_t *s = I->set[L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets];
+    /* blk, not inst[k].set: the set pointers of an instance never used read
+     * zero too, and a private level needs no inst_of: the tag's load waits
+     * for one load (its set's pointer) instead of three */
+    size_t k = L->by_cpu ? (size_t)cpu : (size_t)L->inst_of[cpu];
+    const uint64_t *s =
+        L->blk[k * L->nsets + (L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets)];
     return s && s[0] == tag ? l : -1;
 }
 
@@ -352,9 +358,12 @@ int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
     if (!L->present)
         return 0;
     int k = L->inst_of[cpu];
-    if (L->first[k + 1] - L->first[k] != 1)
+    if (!L->by_cpu && L->first[k + 1] - L->first[k] != 1)
         return 0;
-    uint64_t *s = set_of(L, k, tag, 0);
+    uint64_t *s =
+        L->blk[(size_t)k * L->nsets + (L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets)];
+    if (s && s[0] == tag)
+        return 1; /* most fetches: already the most recent */
     int i = s ? set_find(s, L->ways, tag) : -1;
     if (i < 0)
         return 0;
