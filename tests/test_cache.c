@@ -295,6 +295,68 @@ START_TEST(data_flush_keeps_code)
 }
 END_TEST
 
+/* Keeps the tags that are even. */
+static int keep_even(void *ctx, uint64_t tag)
+{
+    (void)ctx;
+    return tag % 2 == 0;
+}
+
+/* The same random accesses, removals, touches and flushes on CPUs 0-3 of
+ * two machines whose CPUs have the same private caches: 4 CPUs, whose
+ * levels look their sets up in arrays (dense), and 4096, whose set-pointer
+ * arrays would be 8 MiB (l2) and 16 MiB (l3): they use tables. Every answer
+ * must be the same. */
+START_TEST(sparse_levels_behave_as_dense)
+{
+    enum { BIG = 4096 };
+    static int node_big[BIG];
+    for (int i = 0; i < BIG; i++)
+        node_big[i] = i % 2;
+    platform_t *p[2] = {tiny(1, SCOPE_CPU), tu_bare_platform(BIG, 2, node_big, g_lat, LINE)};
+    for (int k = 0; k < 2; k++) {
+        p[k]->cache[CACHE_L1D] = (platform_cache_t){4 * 2 * LINE, 2, 1, SCOPE_CPU};
+        p[k]->cache[CACHE_L1I] = (platform_cache_t){2 * 2 * LINE, 2, 1, SCOPE_CPU};
+        p[k]->cache[CACHE_L2] = (platform_cache_t){256 * 2 * LINE, 2, 6, SCOPE_CPU};
+        p[k]->cache[CACHE_L3] = (platform_cache_t){512 * 2 * LINE, 2, 14, SCOPE_CPU};
+        p[k]->ncache_levels = 4;
+    }
+    static int drops[2][BIG];
+    hier_t *h[2] = {hier_create(p[0], drop_count, drops[0]),
+                    hier_create(p[1], drop_count, drops[1])};
+    unsigned long r = 12345;
+    for (int step = 0; step < 200000; step++) {
+        r = r * 6364136223846793005ul + 1442695040888963407ul;
+        int cpu = (int)((r >> 60) % NCPU), op = (int)((r >> 50) % 16);
+        uint64_t tag = 1 + (r >> 20) % 3000;
+        int got[2];
+        for (int k = 0; k < 2; k++) {
+            got[k] = 0;
+            if (op < 10)
+                got[k] = hier_access(h[k], cpu, tag, op < 8 ? HIER_DATA : HIER_CODE);
+            else if (op < 13)
+                got[k] = hier_touch_private(h[k], cpu, CACHE_L1I, tag);
+            else if (op < 15)
+                hier_remove(h[k], cpu, tag, -1);
+            else if (step % 64 == 0)
+                hier_flush_private(h[k], cpu, keep_even, NULL);
+        }
+        ck_assert_msg(got[0] == got[1], "step %d: %d (dense) against %d (sparse)", step, got[0],
+                      got[1]);
+        for (int l = 0; l < CACHE_NLEVELS; l++)
+            ck_assert_int_eq(hier_holds(h[0], cpu, (cache_level_t)l, tag),
+                             hier_holds(h[1], cpu, (cache_level_t)l, tag));
+    }
+    for (int c = 0; c < NCPU; c++)
+        ck_assert_int_eq(drops[0][c], drops[1][c]);
+    ck_assert_int_gt(drops[0][0], 0); /* the l3 did evict */
+    for (int k = 0; k < 2; k++) {
+        hier_destroy(h[k]);
+        free(p[k]);
+    }
+}
+END_TEST
+
 START_TEST(no_levels_no_hierarchy)
 {
     platform_t *p = tiny(0, -1);
@@ -327,6 +389,7 @@ static Suite *suite(void)
     tcase_add_test(t, fresh_footprint_evicts_gradually);
     tcase_add_test(t, flush_empties_every_level);
     tcase_add_test(t, data_flush_keeps_code);
+    tcase_add_test(t, sparse_levels_behave_as_dense);
     tcase_add_test(t, no_levels_no_hierarchy);
     suite_add_tcase(s, t);
     return s;

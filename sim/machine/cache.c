@@ -6,10 +6,11 @@
  * nsets sets of `ways` tags, each set kept in recency order, most recent
  * first, so that a hit moves its tag to the front and a fill drops the last
  * one (true LRU). Sets are allocated on first use: a 4096-CPU machine with
- * 3 MB caches per CPU touches a few hundred lines per CPU, not 24,576. So
- * the set pointers of a level are one anonymous mapping, paged in (zero)
- * where used, and the sets are slices of a per-level arena: a run's start
- * neither zeroes nor mallocs what it will not touch.
+ * 6 MB caches per CPU uses a few dozen of each CPU's 2,048 L3 sets. So an
+ * instance finds its sets in a small hash table by set index (a dense array
+ * of set pointers was 64 MiB at 4096 CPUs, mostly zero, and its pages were
+ * most of a run's page faults), and the sets are slices of a per-level
+ * arena: a run's start neither zeroes nor mallocs what it will not touch.
  *
  *   side  path (top-down)       a hit at level k      a miss everywhere
  *   data  l1d, l2, l3           LRU update at k,      fill every level,
@@ -30,12 +31,26 @@
 #include <string.h>
 
 typedef struct {
-    uint64_t **set; /* [nsets]: `ways` tags, most recent first, 0 = empty; NULL until used */
-    uint32_t *used; /* the indexes of the sets allocated, in order; grown as they come */
-    uint32_t nused, capused;
+    uint32_t key;  /* the set's index + 1; 0: an empty slot */
+    uint64_t *set; /* `ways` tags, most recent first, 0 = empty */
+} slot_t;
+
+/* An instance's sets, by index. A sparse level keeps the sets used in an
+ * open-addressing table (linear probing, at most half full), since a CPU
+ * uses a few dozen of an L3's thousands of sets; an empty instance points
+ * at a shared empty slot. A dense level finds them in blk. */
+typedef struct {
+    slot_t *slot;   /* sparse: the table */
+    uint32_t mask;  /* sparse: its capacity - 1 (a power of two) */
+    uint32_t n;     /* sets in use */
+    uint32_t *used; /* dense: the indexes of the sets used, in order */
+    uint32_t capused;
 } inst_t;
 
-enum { SET_CHUNK_BYTES = 1 << 18 }; /* the sets' arena grows by this */
+static slot_t g_no_slot[1]; /* the table of every instance without sets */
+
+enum { SET_CHUNK_BYTES = 1 << 18 };       /* the sets' arena grows by this */
+#define DENSE_MAX_BYTES ((size_t)4 << 20) /* see level_init */
 
 typedef struct {
     int present;
@@ -43,8 +58,8 @@ typedef struct {
     uint64_t mask; /* nsets - 1 when nsets is a power of two, else 0 (modulo) */
     int ninst;
     inst_t *inst;   /* [ninst] */
-    uint64_t **blk; /* [ninst * nsets]: every instance's set pointers, mapped
-                     * zero on demand (no memset of sets never used) */
+    int dense;      /* blk, not tables: set pointers of every set of every instance */
+    uint64_t **blk; /* dense: [ninst * nsets], zero where unused (a zmap) */
     size_t blk_bytes;
     uint64_t *arena;   /* where the next set's tags go: zero, mapped in chunks */
     size_t arena_left; /* tags left in the current chunk */
@@ -118,8 +133,9 @@ static void level_init(level_t *L, const platform_t *p, const platform_cache_t *
     for (int i = 0; i < n; i++)
         L->by_cpu &= L->inst_of[i] == i;
     L->inst = xcalloc((size_t)L->ninst, sizeof *L->inst);
+    for (int k = 0; k < L->ninst; k++)
+        L->inst[k].slot = g_no_slot;
     L->blk_bytes = (size_t)L->ninst * L->nsets * sizeof *L->blk;
-    L->blk = zmap_get(L->blk_bytes, &L->blk_bytes, ZMAP_HUGE | ZMAP_NORESERVE);
     L->first = xcalloc((size_t)L->ninst + 1, sizeof *L->first);
     L->members = xcalloc((size_t)n, sizeof *L->members);
     for (int i = 0; i < n; i++)
@@ -154,6 +170,18 @@ hier_t *hier_create(const platform_t *p, hier_drop_fn drop, void *ctx)
             if (h->lv[l].present)
                 h->path[side][h->npath[side]++] = l;
     }
+    /* An array of every set pointer is the faster look-up (one load), and
+     * no more than a kept mapping (zmap.h) is cheap to clear: above that
+     * (thousands of CPUs' l2s and l3s), it would be mostly zero and cost
+     * most of a run's page faults. The first level of a path is always
+     * dense: hier_first_mru, on most accesses, reads blk unchecked. */
+    for (int l = 0; l < CACHE_NLEVELS; l++) {
+        level_t *L = &h->lv[l];
+        L->dense = L->present && (L->blk_bytes <= DENSE_MAX_BYTES || l == h->path[0][0] ||
+                                  (h->npath[1] && l == h->path[1][0]));
+        if (L->dense)
+            L->blk = zmap_get(L->blk_bytes, &L->blk_bytes, ZMAP_HUGE | ZMAP_NORESERVE);
+    }
     h->last = h->path[HIER_DATA][h->npath[HIER_DATA] - 1];
     for (int k = 0; k < h->npath[HIER_DATA]; k++) {
         const level_t *L = &h->lv[h->path[HIER_DATA][k]];
@@ -171,14 +199,17 @@ void hier_destroy(hier_t *h)
         level_t *L = &h->lv[l];
         if (!L->present)
             continue;
-        /* Handed back zero (zmap.h): the set pointers used, the chunks
-         * up to where their sets reach. */
         for (int k = 0; k < L->ninst; k++) {
             inst_t *I = &L->inst[k];
-            for (uint32_t u = 0; u < I->nused; u++)
-                I->set[I->used[u]] = NULL;
+            if (I->slot != g_no_slot)
+                free(I->slot);
+            for (uint32_t u = 0; L->dense && u < I->n; u++)
+                L->blk[(size_t)k * L->nsets + I->used[u]] = NULL; /* blk goes back zero */
             free(I->used);
         }
+        if (L->dense)
+            zmap_put(L->blk, L->blk_bytes, 0);
+        /* handed back zero (zmap.h) up to where their sets reach */
         for (int i = 0; i < L->nchunks; i++)
             zmap_put(L->chunks[i], L->chunk_bytes[i],
                      i + 1 < L->nchunks ? L->chunk_bytes[i]
@@ -186,7 +217,6 @@ void hier_destroy(hier_t *h)
         free(L->chunks);
         free(L->chunk_bytes);
         free(L->inst);
-        zmap_put(L->blk, L->blk_bytes, 0);
         free(L->inst_of);
         free(L->members);
         free(L->first);
@@ -220,29 +250,78 @@ static uint64_t *set_alloc(level_t *L)
     return set;
 }
 
+/* The slot of set i in I's table: the set's, or the empty one where it
+ * would go. */
+static inline const slot_t *slot_of(const inst_t *I, uint32_t i)
+{
+    uint32_t h = i & I->mask;
+    while (I->slot[h].key && I->slot[h].key != i + 1)
+        h = (h + 1) & I->mask;
+    return &I->slot[h];
+}
+
+static inline uint32_t set_index(const level_t *L, uint64_t tag)
+{
+    return (uint32_t)(L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets);
+}
+
+/* Doubles I's table (16 slots at first). */
+static void inst_grow(inst_t *I)
+{
+    inst_t old = *I;
+    uint32_t cap = old.slot == g_no_slot ? 16 : 2 * (old.mask + 1);
+    I->slot = xcalloc(cap, sizeof *I->slot);
+    I->mask = cap - 1;
+    if (old.slot == g_no_slot)
+        return;
+    for (uint32_t j = 0; j <= old.mask; j++)
+        if (old.slot[j].key)
+            *(slot_t *)slot_of(I, old.slot[j].key - 1) = old.slot[j];
+    free(old.slot);
+}
+
+/* Out of line: the dense levels' look-up stays short where it is inlined. */
+static __attribute__((noinline)) uint64_t *sparse_get(const level_t *L, int k, uint32_t i)
+{
+    return slot_of(&L->inst[k], i)->set;
+}
+
+/* Set i of instance k of L, or NULL when never used. */
+static inline uint64_t *set_get(const level_t *L, int k, uint32_t i)
+{
+    if (__builtin_expect(L->dense, 1))
+        return L->blk[(size_t)k * L->nsets + i];
+    return sparse_get(L, k, i);
+}
+
 /* The set of tag in instance k of L; allocated when create is set, else
  * NULL when never used. */
 static inline uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
 {
+    uint32_t i = set_index(L, tag);
+    uint64_t *s = set_get(L, k, i);
+    if (__builtin_expect(s || !create, 1))
+        return s;
     inst_t *I = &L->inst[k];
-    if (__builtin_expect(!I->set, 0)) {
-        if (!create)
-            return NULL;
-        I->set = L->blk + (size_t)k * L->nsets;
-    }
-    uint32_t i = (uint32_t)(L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets);
-    uint64_t **s = &I->set[i];
-    if (__builtin_expect(!*s && create, 0)) {
-        *s = set_alloc(L);
-        if (I->nused == I->capused) { /* a CPU uses few of its sets: no nsets-long array */
+    s = set_alloc(L);
+    if (L->dense) {
+        L->blk[(size_t)k * L->nsets + i] = s;
+        if (I->n == I->capused) { /* a CPU uses few of its sets: no nsets-long array */
             I->capused = I->capused ? 2 * I->capused : 16;
             I->used = realloc(I->used, sizeof *I->used * I->capused);
             if (!I->used)
                 abort();
         }
-        I->used[I->nused++] = i; /* a flush visits these only */
+        I->used[I->n++] = i; /* a flush visits these only */
+        return s;
     }
-    return *s;
+    if (2 * (I->n + 1) > I->mask + 1)
+        inst_grow(I);
+    slot_t *w = (slot_t *)slot_of(I, i);
+    w->key = i + 1;
+    w->set = s;
+    I->n++;
+    return s;
 }
 
 static int set_find(const uint64_t *s, uint32_t ways, uint64_t tag)
@@ -343,12 +422,9 @@ __attribute__((always_inline)) inline int hier_first_mru(const hier_t *h, int cp
 {
     int l = h->path[side][0];
     const level_t *L = &h->lv[l];
-    /* blk, not inst[k].set: the set pointers of an instance never used read
-     * zero too, and a private level needs no inst_of: the tag's load waits
-     * for one load (its set's pointer) instead of three */
+    /* dense (hier_create), and a private level needs no inst_of */
     size_t k = L->by_cpu ? (size_t)cpu : (size_t)L->inst_of[cpu];
-    const uint64_t *s =
-        L->blk[k * L->nsets + (L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets)];
+    const uint64_t *s = L->blk[k * L->nsets + set_index(L, tag)];
     return s && s[0] == tag ? l : -1;
 }
 
@@ -360,8 +436,7 @@ int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
     int k = L->inst_of[cpu];
     if (!L->by_cpu && L->first[k + 1] - L->first[k] != 1)
         return 0;
-    uint64_t *s =
-        L->blk[(size_t)k * L->nsets + (L->mask || L->nsets == 1 ? tag & L->mask : tag % L->nsets)];
+    uint64_t *s = set_get(L, k, set_index(L, tag));
     if (s && s[0] == tag)
         return 1; /* most fetches: already the most recent */
     int i = s ? set_find(s, L->ways, tag) : -1;
@@ -404,10 +479,13 @@ void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag)
     for (int l = 0; l < CACHE_NLEVELS; l++) {
         level_t *L = &h->lv[l];
         int k = L->present ? L->inst_of[cpu] : 0;
-        if (!L->present || L->first[k + 1] - L->first[k] > 1 || !L->inst[k].set)
+        if (!L->present || L->first[k + 1] - L->first[k] > 1 || !L->inst[k].n)
             continue;
-        for (uint32_t u = 0; u < L->inst[k].nused; u++) {
-            uint64_t *set = L->inst[k].set[L->inst[k].used[u]];
+        const inst_t *I = &L->inst[k];
+        for (uint32_t u = 0; u < (L->dense ? I->n : I->mask + 1); u++) {
+            uint64_t *set = L->dense ? L->blk[(size_t)k * L->nsets + I->used[u]] : I->slot[u].set;
+            if (!set)
+                continue;
             uint32_t n = 0;
             for (uint32_t w = 0; w < L->ways && set[w]; w++)
                 if (keep && keep(ctx, set[w]))
