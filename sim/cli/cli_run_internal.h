@@ -27,8 +27,9 @@ typedef struct {
 typedef struct {
     int v, plat, cache, seedi;
     strategy_id_t strat;
-    pid_t pid;
-    loader_t *loader; /* the job's parent, or NULL: a child of this process */
+    int k;            /* its index among the jobs */
+    pid_t pid;        /* its process; with a loader, 0 (or -1: not started) */
+    loader_t *loader; /* the job's loader, or NULL: a child of this process */
     FILE *out;
     /* results, read back from the child */
     uint64_t *cycles;
@@ -53,13 +54,17 @@ extern native_opts_t cli_run_native; /* --timeout */
  * look-ups. Returns 0, 1 (crash) or 2 (broken routes, message printed). */
 int cli_run_fetch_routes(platform_t *p);
 
+/* Whether jobs run in the workers of their platform's loader (loader.h): a
+ * simulated job without a trace file. */
+int cli_run_in_workers(const paje_opt_t *po);
+
 /* Runs job js[k] in a child; its results go to its out (a temporary file).
- * A simulated job without a trace file is forked from its platform's loader
- * (loader.h), started at the platform's first job; others load their
- * platform themselves. With po->dir, the child also writes the job's Paje
- * trace into po->dir. Returns 0, or 1 or 2 when the loader could not start
- * (printed). */
-int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt_t *po);
+ * A job that runs in workers goes to its platform's loader (started at the
+ * platform's first job, with up to `jobs` workers); others are children of
+ * their own that load their platform themselves. With po->dir, the child
+ * also writes the job's Paje trace into po->dir. Returns 0, or 1 or 2 when
+ * the loader could not start (printed). */
+int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt_t *po, int jobs);
 
 /* Waits for job j; returns 0, 1 (crash) or 2 (user error from the child).
  * The platform's loader stops after its last job. */

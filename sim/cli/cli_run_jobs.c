@@ -170,7 +170,12 @@ static int loader_body(int k, int fd, int last, void *ctx)
     return run_job(j, x->vs, x->trace, x->po, last);
 }
 
-int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt_t *po)
+int cli_run_in_workers(const paje_opt_t *po)
+{
+    return !po->dir && !cli_run_host;
+}
+
+int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt_t *po, int jobs)
 {
     job_t *j = &js[k];
     variant_t *v = &vs[j->v];
@@ -179,17 +184,18 @@ int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt
         perror("numasim: tmpfile");
         exit(1);
     }
-    if (!po->dir && !cli_run_host) {
+    j->k = k;
+    if (cli_run_in_workers(po)) {
         if (!v->loaders[j->plat]) {
             static jobs_ctx_t x; /* the loader's copy of this process holds it */
             x = (jobs_ctx_t){js, vs, trace, po};
             int rc;
-            v->loaders[j->plat] = loader_start(v->plats[j->plat], loader_body, &x, &rc);
+            v->loaders[j->plat] = loader_start(v->plats[j->plat], jobs, loader_body, &x, &rc);
             if (!v->loaders[j->plat])
                 return rc;
         }
         j->loader = v->loaders[j->plat];
-        j->pid = loader_fork(j->loader, k, fileno(j->out));
+        j->pid = loader_submit(j->loader, k, fileno(j->out)); /* 0, or -1 */
         return 0;
     }
     j->pid = child_fork();
@@ -198,14 +204,14 @@ int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt
     return 0;
 }
 
-/* Waits for j's process; when it was its platform's last job, stops the
- * platform's loader. */
+/* Waits for j's process; when it was its platform's last job, closes the
+ * platform's loader (cli_run_scenario_file reaps it at its end). */
 static int wait_job(job_t *j, variant_t *vs)
 {
     variant_t *v = &vs[j->v];
-    int st = j->pid < 0 ? -1 : j->loader ? loader_wait(j->loader, j->pid) : child_wait(j->pid);
+    int st = j->pid < 0 ? -1 : j->loader ? loader_wait(j->loader, j->k) : child_wait(j->pid);
     if (--v->left[j->plat] == 0 && v->loaders[j->plat]) {
-        loader_stop(v->loaders[j->plat]);
+        loader_close(v->loaders[j->plat]);
         v->loaders[j->plat] = NULL;
     }
     return st;

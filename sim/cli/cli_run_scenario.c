@@ -10,6 +10,7 @@
 #include "part.h"
 #include "outfile.h"
 #include "run.h"
+#include "simulated.h"
 #include "strategy.h"
 
 #include <stdio.h>
@@ -322,11 +323,14 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
             mine[nmine++] = a;
             vs[js[a].v].left[js[a].plat]++;
         }
+    /* With workers, two jobs per worker in flight: one runs, one waits in
+     * its pipe (loader.h). */
+    int depth = cli_run_in_workers(po) && machine_run_again_ok() ? 2 * jobs : jobs;
     int next = 0, done = 0, running = 0;
-    int *slot = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *slot);
+    int *slot = calloc((size_t)(depth > 0 ? depth : 1), sizeof *slot);
     while (rc == 0 && done < nmine) {
-        while (rc == 0 && running < jobs && next < nmine) {
-            rc = cli_run_start_job(js, mine[next], vs, trace, po);
+        while (rc == 0 && running < depth && next < nmine) {
+            rc = cli_run_start_job(js, mine[next], vs, trace, po, jobs);
             if (rc == 0)
                 slot[running++] = mine[next++];
         }
@@ -411,6 +415,7 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
         outfile_abort(csv, out);
     if (conf)
         outfile_abort(conf, conf_path);
+    loader_reap(); /* the loaders closed as their last jobs ended */
     for (int i = 0; i < njobs; i++)
         free(js[i].cycles);
     part_release(&pt);

@@ -60,16 +60,20 @@ static int get(int fd, void *buf, size_t n)
     return move(fd, buf, n, 0);
 }
 
-/* A worker of the loader: a process that runs jobs one after another. */
+/* A worker of the loader: a process that runs jobs one after another. The
+ * jobs sent to it and not yet waited for are its queue, in order: the
+ * parent waits for jobs in the order it started them, so the one waited
+ * for is at the head of its worker's queue. */
+enum { MAX_WORKERS = 64, MAX_QUEUE = 8 };
 typedef struct {
     pid_t pid;
     int req, rep; /* the loader's ends: jobs out, exit codes in */
-    int busy;
+    int queue[MAX_QUEUE], nq;
+    int dead, status; /* it died (with this wait status): its queue fails */
 } worker_t;
 
-enum { MAX_WORKERS = 64 };
 static worker_t g_workers[MAX_WORKERS]; /* the loader's (in the loader only) */
-static int g_nworkers;
+static int g_nworkers, g_max_workers;
 
 /* In a worker, just forked by the loader: dies with the loader, drops every
  * pipe but its own, then runs the jobs it is sent until its pipe closes.
@@ -98,12 +102,8 @@ static void worker_main(pid_t parent, int req, int rep, loader_body_t body, void
     _exit(0);
 }
 
-/* An idle worker, forked when none is; NULL when fork failed. */
-static worker_t *idle_worker(pid_t parent, int req, int rep, loader_body_t body, void *ctx)
+static worker_t *fork_worker(pid_t parent, int req, int rep, loader_body_t body, void *ctx)
 {
-    for (int i = 0; i < g_nworkers; i++)
-        if (!g_workers[i].busy)
-            return &g_workers[i];
     int down[2], up[2];
     if (g_nworkers == MAX_WORKERS || pipe(down) < 0)
         return NULL;
@@ -133,25 +133,61 @@ static worker_t *idle_worker(pid_t parent, int req, int rep, loader_body_t body,
         return NULL;
     }
     worker_t *w = &g_workers[g_nworkers++];
-    *w = (worker_t){pid, down[1], up[0], 0};
+    *w = (worker_t){.pid = pid, .req = down[1], .rep = up[0]};
     return w;
 }
 
-/* The wait status of w's job: an exit status made of the code it reported,
- * or, when it died (a crash, or a worker without reuse), its own. A worker
- * that died is forgotten. */
-static int job_status(worker_t *w)
+/* The worker for a new job: an idle one; else a new one while there are
+ * fewer than g_max_workers (or when workers run one job each); else the
+ * one with the shortest queue, whose pipe holds the job until it is
+ * free. NULL when none can take it. */
+static worker_t *pick_worker(pid_t parent, int req, int rep, loader_body_t body, void *ctx)
 {
-    int64_t code;
-    w->busy = 0;
-    if (get(w->rep, &code, sizeof code) == 0)
-        return (int)(code & 0xff) << 8; /* as WIFEXITED with WEXITSTATUS = code */
+    worker_t *best = NULL;
+    for (int i = 0; i < g_nworkers; i++) {
+        worker_t *w = &g_workers[i];
+        if (!w->dead && w->nq < MAX_QUEUE && (!best || w->nq < best->nq))
+            best = w;
+    }
+    if (best && best->nq == 0)
+        return best;
+    if (g_nworkers < g_max_workers || !machine_run_again_ok() || !best)
+        return fork_worker(parent, req, rep, body, ctx);
+    return best;
+}
+
+/* Forgets worker w (dead, its queue empty). */
+static void forget(worker_t *w)
+{
     close(w->req);
     close(w->rep);
-    int st = 0;
-    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
-        ;
     *w = g_workers[--g_nworkers];
+}
+
+/* The wait status of job k: an exit status made of the code its worker
+ * reported, or, when the worker died (a crash, or a worker without reuse),
+ * the worker's own, for k and every job queued behind it. -1 when no
+ * worker has k at the head of its queue. */
+static int job_status(int k)
+{
+    worker_t *w = NULL;
+    for (int i = 0; i < g_nworkers && !w; i++)
+        if (g_workers[i].nq && g_workers[i].queue[0] == k)
+            w = &g_workers[i];
+    if (!w)
+        return -1;
+    memmove(w->queue, w->queue + 1, sizeof *w->queue * (size_t)--w->nq);
+    int64_t code;
+    if (!w->dead && get(w->rep, &code, sizeof code) == 0)
+        return (int)(code & 0xff) << 8; /* as WIFEXITED with WEXITSTATUS = code */
+    if (!w->dead) {
+        w->dead = 1;
+        while (waitpid(w->pid, &w->status, 0) < 0 && errno == EINTR)
+            ;
+    }
+    int st = w->status;
+    if (!w->nq)
+        forget(w);
     return st;
 }
 
@@ -160,6 +196,7 @@ static int job_status(worker_t *w)
 static void loader_main(platform_t *p, int req, int rep, loader_body_t body, void *ctx)
 {
     pid_t parent = getppid();
+    signal(SIGPIPE, SIG_IGN); /* a worker that died: its pipe fails, EPIPE */
     err_t e = {{0}};
     int64_t ok = machine_preload(p, "numasim", &e) < 0 ? 2 : 0;
     if (ok)
@@ -170,21 +207,18 @@ static void loader_main(platform_t *p, int req, int rep, loader_body_t body, voi
     while (get(req, &q, sizeof q) == 0) {
         int64_t a = -1;
         if (q.op == REQ_START) {
-            worker_t *w = idle_worker(parent, req, rep, body, ctx);
+            worker_t *w = pick_worker(parent, req, rep, body, ctx);
             a = -2;
             if (w && put(w->req, &q, sizeof q) == 0) {
-                w->busy = 1;
-                a = w->pid;
-            } else if (w) { /* it died idle: forget it */
-                w->busy = 1;
-                job_status(w);
+                w->queue[w->nq++] = q.k;
+                a = q.k;
+            } else if (w && !w->nq) { /* it died idle: forget it */
+                while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
+                    ;
+                forget(w);
             }
         } else {
-            for (int i = 0; i < g_nworkers; i++)
-                if (g_workers[i].pid == q.pid && g_workers[i].busy) {
-                    a = job_status(&g_workers[i]);
-                    break;
-                }
+            a = job_status(q.k);
         }
         if (put(rep, &a, sizeof a) < 0)
             break;
@@ -192,14 +226,15 @@ static void loader_main(platform_t *p, int req, int rep, loader_body_t body, voi
     for (int i = 0; i < g_nworkers; i++) {
         close(g_workers[i].req);
         close(g_workers[i].rep);
-        while (waitpid(g_workers[i].pid, NULL, 0) < 0 && errno == EINTR)
+        while (!g_workers[i].dead && waitpid(g_workers[i].pid, NULL, 0) < 0 && errno == EINTR)
             ;
     }
     _exit(0);
 }
 
-loader_t *loader_start(platform_t *p, loader_body_t body, void *ctx, int *rc)
+loader_t *loader_start(platform_t *p, int workers, loader_body_t body, void *ctx, int *rc)
 {
+    g_max_workers = workers < 1 ? 1 : workers > MAX_WORKERS ? MAX_WORKERS : workers;
     int down[2], up[2];
     if (pipe(down) < 0 || pipe(up) < 0) {
         perror("numasim: pipe");
@@ -248,19 +283,49 @@ static int64_t ask(loader_t *l, const req_t *q)
     return a;
 }
 
-pid_t loader_fork(loader_t *l, int k, int fd)
+int loader_submit(loader_t *l, int k, int fd)
 {
     req_t q = {REQ_START, k, fd, 0};
-    int64_t pid = ask(l, &q);
-    if (pid == -2)
+    int64_t a = ask(l, &q);
+    if (a == -2)
         fprintf(stderr, "numasim: fork: failed in the platform loader\n");
-    return pid > 0 ? (pid_t)pid : -1;
+    return a == k ? 0 : -1;
 }
 
-int loader_wait(loader_t *l, pid_t pid)
+int loader_wait(loader_t *l, int k)
 {
-    req_t q = {REQ_WAIT, 0, 0, pid};
+    req_t q = {REQ_WAIT, k, 0, 0};
     return (int)ask(l, &q);
+}
+
+/* Loaders closed and not yet waited for (loader_close). */
+static pid_t *g_closing;
+static int g_nclosing;
+
+void loader_close(loader_t *l)
+{
+    if (!l)
+        return;
+    pid_t *c = realloc(g_closing, sizeof *c * (size_t)(g_nclosing + 1));
+    if (!c)
+        abort();
+    g_closing = c;
+    g_closing[g_nclosing++] = l->pid;
+    for (loader_t **o = &g_loaders; *o; o = &(*o)->next)
+        if (*o == l) {
+            *o = l->next;
+            break;
+        }
+    close(l->req);
+    close(l->rep);
+    free(l);
+}
+
+void loader_reap(void)
+{
+    for (int i = 0; i < g_nclosing; i++)
+        child_wait(g_closing[i]);
+    g_nclosing = 0;
 }
 
 int loader_stop(loader_t *l)
