@@ -4,17 +4,26 @@
  * process, so platform_boot() is called at most once per process; numasim
  * runs each simulation in a child process.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "platform_simgrid.h"
 
 #include "paje.h"
 
+#include <errno.h>
 #include <math.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <simgrid/zone.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <xbt/dict.h>
 #include <xbt/dynar.h>
 #include <xbt/log.h>
@@ -64,6 +73,13 @@ void platform_boot(platform_t *p, const char *argv0)
  * pair. Pairs in the same child zone, and hosts directly in the root (all of
  * them in a flat platform such as numa32), are looked up one by one as
  * before, so a flat platform's matrix is computed exactly as it always was.
+ *
+ * At 2048 nodes in 32 zones that is still some 128,000 look-ups (0.3 s),
+ * so on a machine with several CPUs forked copies of this process share
+ * them (route_procs): each computes the rows of its zones into a shared
+ * matrix. Any trouble (a missing route, a failed helper) and the matrix is
+ * computed again by this process alone, which names the pair it always
+ * named.
  */
 
 /* Look-ups and blocks, for the debug log. */
@@ -201,6 +217,86 @@ static void block(platform_t *p, sg_host_t *rep, const int *A, int na, const int
         }
 }
 
+/* The entries of group g's nodes: its pairs, then its blocks with the later
+ * groups. Stops at the first missing route (*bad). */
+static void group_rows(platform_t *p, sg_host_t *rep, const int *members, const int *start,
+                       int ngroups, int loose, int g, double *scratch, size_t *bad)
+{
+    size_t n = (size_t)p->nnodes;
+    const int *A = members + start[g];
+    int na = start[g + 1] - start[g];
+    for (int i = 0; i < na && *bad == SIZE_MAX; i++)
+        for (int j = i + 1; j < na && *bad == SIZE_MAX; j++)
+            set_pair(p, (size_t)A[i], (size_t)A[j], lookup(rep[A[i]], rep[A[j]]), bad);
+    for (int h = g + 1; h < ngroups && *bad == SIZE_MAX; h++)
+        block(p, rep, A, na, members + start[h], start[h + 1] - start[h], g == loose || h == loose,
+              scratch, scratch + n, bad);
+}
+
+/* Processes that share the look-ups: on a platform of hundreds of nodes in
+ * several zones they take most of a loader's start (0.3 s at 2048 nodes),
+ * and each process forked here (its SimGrid engine is a copy) takes the
+ * groups g = k mod P. One process on a small platform or a single CPU. */
+static int route_procs(const platform_t *p, int ngroups)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (p->nnodes < 256 || ngroups < 2 || cpus < 2)
+        return 1;
+    return cpus < 4 ? (int)cpus : 4;
+}
+
+/* Every group's entries, shared among procs processes: the matrix and each
+ * process's first bad pair in shared memory. Returns 0, or -1 when a helper
+ * failed or a route is missing (the caller then computes it alone, which
+ * names the pair it always named). */
+static int routes_shared(platform_t *p, sg_host_t *rep, const int *members, const int *start,
+                         int ngroups, int loose, int procs, double *scratch)
+{
+    size_t n = (size_t)p->nnodes, bytes = sizeof *p->node_lat * n * n;
+    uint32_t *shared = mmap(NULL, bytes + sizeof(size_t) * (size_t)procs, PROT_READ | PROT_WRITE,
+                            MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shared == MAP_FAILED)
+        return -1;
+    size_t *bads = (size_t *)((char *)shared + bytes);
+    uint32_t *own = p->node_lat;
+    p->node_lat = shared; /* set_pair writes here, in every process */
+    fflush(NULL);
+    pid_t pid[4];
+    int started = 0, ok = 1;
+    for (int k = 1; k < procs; k++) {
+        pid[k] = fork();
+        if (pid[k] == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            size_t bad = SIZE_MAX;
+            for (int g = k; g < ngroups && bad == SIZE_MAX; g += procs)
+                group_rows(p, rep, members, start, ngroups, loose, g, scratch, &bad);
+            bads[k] = bad;
+            _exit(0);
+        }
+        if (pid[k] < 0) {
+            ok = 0;
+            break;
+        }
+        started = k;
+    }
+    bads[0] = SIZE_MAX;
+    for (int g = 0; ok && g < ngroups && bads[0] == SIZE_MAX; g += procs)
+        group_rows(p, rep, members, start, ngroups, loose, g, scratch, &bads[0]);
+    for (int k = 1; k <= started; k++) {
+        int st;
+        while (waitpid(pid[k], &st, 0) < 0 && errno == EINTR)
+            ;
+        ok &= WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    }
+    for (int k = 0; ok && k < procs; k++)
+        ok = bads[k] == SIZE_MAX;
+    p->node_lat = own;
+    if (ok)
+        memcpy(own, shared, bytes);
+    munmap(shared, bytes + sizeof(size_t) * (size_t)procs);
+    return ok ? 0 : -1;
+}
+
 int platform_routes(platform_t *p, err_t *e)
 {
     size_t n = (size_t)p->nnodes;
@@ -234,19 +330,13 @@ int platform_routes(platform_t *p, err_t *e)
      * (a flat platform reports the same pair as before). */
     g_lookups = g_blocks_formula = g_blocks_direct = 0;
     size_t bad = SIZE_MAX;
-    for (int g = 0; g < ngroups && bad == SIZE_MAX; g++) {
-        const int *A = members + start[g];
-        int na = start[g + 1] - start[g];
-        for (int i = 0; i < na && bad == SIZE_MAX; i++)
-            for (int j = i + 1; j < na && bad == SIZE_MAX; j++)
-                set_pair(p, (size_t)A[i], (size_t)A[j], lookup(rep[A[i]], rep[A[j]]), &bad);
-        for (int h = g + 1; h < ngroups && bad == SIZE_MAX; h++)
-            block(p, rep, A, na, members + start[h], start[h + 1] - start[h],
-                  g == loose || h == loose, scratch, scratch + n, &bad);
-    }
-    XBT_DEBUG("routes of %zu nodes in %d zone groups: %ld look-ups, %ld blocks by the formula, "
-              "%ld pair by pair",
-              n, ngroups, g_lookups, g_blocks_formula, g_blocks_direct);
+    int procs = route_procs(p, ngroups);
+    if (procs == 1 || routes_shared(p, rep, members, start, ngroups, loose, procs, scratch) < 0)
+        for (int g = 0; g < ngroups && bad == SIZE_MAX; g++)
+            group_rows(p, rep, members, start, ngroups, loose, g, scratch, &bad);
+    XBT_DEBUG("routes of %zu nodes in %d zone groups, %d processes: %ld look-ups here, %ld blocks "
+              "by the formula, %ld pair by pair",
+              n, ngroups, procs, g_lookups, g_blocks_formula, g_blocks_direct);
     free(rep);
     free(group);
     free(members);
