@@ -188,6 +188,15 @@ static void fill_part(part_t *pt, const variant_t *vs, int nv, const job_t *js, 
     pt->body = resolved_body(vs, nv);
 }
 
+/* Whether job j goes to the loader of every job in slot[0 .. n). */
+static int same_loader(const job_t *j, const job_t *js, const int *slot, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (js[slot[i]].v != j->v || js[slot[i]].plat != j->plat)
+            return 0;
+    return 1;
+}
+
 int cli_run_scenario_file(const char *path, const char *out_opt, const char **sets, int nsets,
                           int trace, const paje_opt_t *po, int jobs, int quiet, int slice,
                           int nslices, int argc, char **argv)
@@ -324,12 +333,14 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
             vs[js[a].v].left[js[a].plat]++;
         }
     /* With workers, two jobs per worker in flight: one runs, one waits in
-     * its pipe (loader.h). */
+     * its pipe (loader.h). Beyond --jobs, only jobs of the platform whose
+     * jobs are in flight: another loader's workers would run beside its. */
     int depth = cli_run_in_workers(po) && machine_run_again_ok() ? 2 * jobs : jobs;
     int next = 0, done = 0, running = 0;
     int *slot = calloc((size_t)(depth > 0 ? depth : 1), sizeof *slot);
     while (rc == 0 && done < nmine) {
-        while (rc == 0 && running < depth && next < nmine) {
+        while (rc == 0 && running < depth && next < nmine &&
+               (running < jobs || same_loader(&js[mine[next]], js, slot, running))) {
             rc = cli_run_start_job(js, mine[next], vs, trace, po, jobs);
             if (rc == 0)
                 slot[running++] = mine[next++];
