@@ -64,7 +64,7 @@ static int get(int fd, void *buf, size_t n)
  * jobs sent to it and not yet waited for are its queue, in order: the
  * parent waits for jobs in the order it started them, so the one waited
  * for is at the head of its worker's queue. */
-enum { MAX_WORKERS = 64, MAX_QUEUE = 16 }; /* 2 x --jobs (256) in flight fit */
+enum { MAX_WORKERS = 256, MAX_QUEUE = 16 }; /* --jobs is at most 256 */
 typedef struct {
     pid_t pid;
     int req, rep; /* the loader's ends: jobs out, exit codes in */
