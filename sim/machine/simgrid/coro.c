@@ -28,12 +28,18 @@ fctx_transfer_t jump_fcontext(void *const to, void *vp);
 void *make_fcontext(void *sp, size_t size, void (*fn)(fctx_transfer_t));
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
+/* A stack's frames leave poison in ASan's shadow, which munmap keeps: the
+ * next mapping at those addresses (a simulation after this one, in the same
+ * worker) would read as a stack overflow. */
+#define ASAN_FORGET(base, size) __asan_unpoison_memory_region((base), (size))
 #define ASAN_START(fake, co)  __sanitizer_start_switch_fiber((fake), (co)->sbottom, (co)->ssize)
 #define ASAN_FINISH(fake, co) __sanitizer_finish_switch_fiber((fake), &(co)->sbottom, &(co)->ssize)
 #else
 #define ASAN_START(fake, co)  ((void)(fake), (void)(co))
 #define ASAN_FINISH(fake, co) ((void)(fake), (void)(co))
+#define ASAN_FORGET(base, size) ((void)(base), (void)(size))
 #endif
 
 /* Valgrind must be told where the stacks are, or it takes a jump for a
@@ -126,8 +132,10 @@ void coro_free(coro_t *co)
         STACK_DEREGISTER(co->vg_id);
         if (g_nspare < SPARE_MAX)
             g_spare[g_nspare++] = (spare_t){co->base, co->size};
-        else
+        else {
+            ASAN_FORGET(co->base, co->size);
             munmap(co->base, co->size);
+        }
     }
     co->base = NULL;
 }

@@ -253,11 +253,12 @@ static int routes_shared(platform_t *p, sg_host_t *rep, const int *members, cons
                          int ngroups, int loose, int procs, double *scratch)
 {
     size_t n = (size_t)p->nnodes, bytes = sizeof *p->node_lat * n * n;
-    uint32_t *shared = mmap(NULL, bytes + sizeof(size_t) * (size_t)procs, PROT_READ | PROT_WRITE,
+    size_t at = (bytes + 7) / 8 * 8; /* where the bad pairs go, aligned */
+    uint32_t *shared = mmap(NULL, at + sizeof(size_t) * (size_t)procs, PROT_READ | PROT_WRITE,
                             MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (shared == MAP_FAILED)
         return -1;
-    size_t *bads = (size_t *)((char *)shared + bytes);
+    size_t *bads = (size_t *)((char *)shared + at);
     uint32_t *own = p->node_lat;
     p->node_lat = shared; /* set_pair writes here, in every process */
     fflush(NULL);
@@ -293,7 +294,7 @@ static int routes_shared(platform_t *p, sg_host_t *rep, const int *members, cons
     p->node_lat = own;
     if (ok)
         memcpy(own, shared, bytes);
-    munmap(shared, bytes + sizeof(size_t) * (size_t)procs);
+    munmap(shared, at + sizeof(size_t) * (size_t)procs);
     return ok ? 0 : -1;
 }
 
