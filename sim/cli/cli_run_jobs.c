@@ -2,8 +2,9 @@
  * (SimGrid allows one engine per process): a worker of the platform's
  * loader (loader.h), or, for traces and host runs, a child of their own. A
  * job is one combination; the child runs it and writes a wire_t and the
- * cycles of every call to a temporary file, which the parent reads back. The node latency matrix of
- * a platform is computed once, in a child too, before its jobs start. */
+ * cycles of every call to a temporary file, which the parent reads back.
+ * The node latency matrix of a platform is computed once, in a child too,
+ * before its jobs start. */
 #include "cli_run_internal.h"
 
 #include "child.h"

@@ -15,7 +15,8 @@ common=(--set scenario.platforms="$plats" --set measure.calls=40 --set measure.w
 strats=(scan last_running singleshot naive base_tracking)
 sorted() { tail -n +2 "$1" | sort; }
 
-"$numasim" run -q -j1 -o "$tmp/j1.csv" "${common[@]}" "$src/scenarios/paper-table.ini" || die "--jobs 1 run"
+"$numasim" run -q -j1 -o "$tmp/j1.csv" "${common[@]}" "$src/scenarios/paper-table.ini" \
+    || die "--jobs 1 run"
 reversed=$(printf '%s\n' "${strats[@]}" | tac | paste -sd,)
 "$numasim" run -q -j2 -o "$tmp/rev.csv" "${common[@]}" --set scenario.strategies="$reversed" \
     "$src/scenarios/paper-table.ini" || die "reversed run"
@@ -31,9 +32,9 @@ cmp -s "$tmp/j1.sorted" "$tmp/rev.sorted" || {
 for p in numa32 smp4 host-tuned; do
     for s in "${strats[@]}"; do
         for c in warm cold; do
-            "$numasim" run -q -o "$tmp/one.csv" "${common[@]}" --set scenario.platforms="$src/platforms/$p.xml" \
-                --set scenario.strategies="$s" --set scenario.cache="$c" "$src/scenarios/paper-table.ini" \
-                || die "$p $s $c alone"
+            "$numasim" run -q -o "$tmp/one.csv" "${common[@]}" \
+                --set scenario.platforms="$src/platforms/$p.xml" --set scenario.strategies="$s" \
+                --set scenario.cache="$c" "$src/scenarios/paper-table.ini" || die "$p $s $c alone"
             tail -n +2 "$tmp/one.csv" >> "$tmp/alone.csv"
         done
     done
