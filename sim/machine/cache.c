@@ -49,7 +49,11 @@ typedef struct {
 
 static slot_t g_no_slot[1]; /* the table of every instance without sets */
 
-enum { SET_CHUNK_BYTES = 1 << 18 };       /* the sets' arena grows by this */
+/* The sets' arena grows by a chunk of SET_CHUNK_BYTES, then by as much as
+ * it has (up to SET_CHUNK_MAX, what zmap keeps): thousands of CPUs' sets
+ * take a few dozen chunks, not hundreds (each a mapping, and its page
+ * faults at every run); chunks of 2 MiB or more ask for huge pages. */
+enum { SET_CHUNK_BYTES = 1 << 18, SET_CHUNK_MAX = 1 << 22, SET_CHUNK_HUGE = 1 << 21 };
 #define DENSE_MAX_BYTES ((size_t)4 << 20) /* see level_init */
 
 typedef struct {
@@ -231,8 +235,10 @@ void hier_destroy(hier_t *h)
 static uint64_t *set_alloc(level_t *L)
 {
     if (L->arena_left < L->ways) {
-        size_t got;
-        void *c = zmap_get(SET_CHUNK_BYTES, &got, 0);
+        size_t got, want = SET_CHUNK_BYTES;
+        for (int i = 0; i < L->nchunks && want < SET_CHUNK_MAX; i++)
+            want *= 2;
+        void *c = zmap_get(want, &got, want >= SET_CHUNK_HUGE ? ZMAP_HUGE : 0);
         void **cs = realloc(L->chunks, sizeof *cs * (size_t)(L->nchunks + 1));
         size_t *cb = realloc(L->chunk_bytes, sizeof *cb * (size_t)(L->nchunks + 1));
         if (!cs || !cb)
