@@ -31,6 +31,9 @@ done
 awk -F, 'NR > 1 && !($4 > 0 && $5 > 0) { bad = 1; print } END { exit bad }' "$csv" ||
     fail "a cell without a prediction or a measurement"
 grep -q '^geometric-mean error factor: ' "$tmp/out" || fail "no error factor printed"
+# the host against itself: a factor of at least 1 between its 2 repeats
+grep -Eq '^the host against itself, within this run .*: [1-9][0-9]*\.[0-9]+ on medians' "$tmp/out" ||
+    fail "no within-run factor of the host against itself"
 grep -q '<prop id="insn_cycles"' "$tmp/v/published/platforms/host-tuned.xml" || fail "no fitted platform"
 [ -s "$tmp/v/published/plots/host-validation.png" ] || fail "no chart"
 [ "$(cksum "$src/results/host-validation.csv" 2>/dev/null)" = "$before" ] ||
