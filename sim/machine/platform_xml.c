@@ -314,7 +314,8 @@ static xmlDoc *load_doc(const char *path, int *doctype, err_t *e)
         abort();
     xmlResetLastError();
     xmlDoc *doc = xmlReadMemory(bytes, (int)len, path, NULL,
-                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                    XML_PARSE_NOBLANKS | XML_PARSE_COMPACT);
     free(bytes);
     if (!doc) {
         const xmlError *x = xmlGetLastError();

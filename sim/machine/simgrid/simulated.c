@@ -55,7 +55,7 @@ static void heap_swap(machine_t *m, int i, int j)
 
 /* Sets cpu's key: sifts up when it fell (a spinner woken early), down
  * when it grew (every step). */
-static void heap_raise(machine_t *m, int cpu, uint64_t key)
+static void heap_sift(machine_t *m, int cpu, uint64_t key)
 {
     int i = m->pos[cpu];
     int fell = key < m->heap[i].key;
@@ -78,6 +78,12 @@ static void heap_raise(machine_t *m, int cpu, uint64_t key)
         heap_swap(m, i, s);
         i = s;
     }
+}
+
+static void heap_raise(machine_t *m, int cpu, uint64_t key)
+{
+    heap_sift(m, cpu, key);
+    heap_bound(m);
 }
 
 /* Gives the baton to the CPU with the smallest key, if any can still run,
@@ -117,8 +123,7 @@ static inline __attribute__((always_inline)) void sync_step(cpu_t *c)
 {
     machine_t *m = c->m;
     uint64_t key = (c->now << m->kshift) | (uint64_t)c->id;
-    if (c->now < m->limit && !m->always_yield && m->heap[0].cpu == c->id && key < m->heap[1].key &&
-        key < m->heap[2].key) {
+    if (c->now < m->limit && key < m->bound && m->heap[0].cpu == c->id) {
         m->heap[0].key = key; /* still the earliest */
         return;
     }
@@ -127,34 +132,44 @@ static inline __attribute__((always_inline)) void sync_step(cpu_t *c)
 
 /* --- interrupts --- */
 
+/* c->irq_at: the cycle of c's next interrupt, its next tick while ticks
+ * run and its interrupts are on, else never; every change of those calls
+ * this, so that an access tests one field. */
+static inline void irq_rearm(cpu_t *c)
+{
+    const machine_t *m = c->m;
+    c->irq_at = m->tick_fn && !m->stopping && !c->irq_off ? c->next_tick : UINT64_MAX;
+}
+
 /* The handler starts with interrupts off. It may enable them (the timer
  * softirq does), and then a later tick nests inside it. */
-static void take_tick(cpu_t *c)
+static void __attribute__((noinline)) take_tick(cpu_t *c)
 {
     machine_t *m = c->m;
     uint64_t t0 = c->now;
     c->next_tick += m->tick_period;
     c->in_irq++;
     c->irq_off++;
+    c->irq_at = UINT64_MAX;
     if (m->levels)
         mem_footprint_tick(m->mem, c->id);
     sim_state_push(c, "tick");
     m->tick_fn(c, m->tick_arg);
     sim_state_pop(c);
     c->irq_off--;
+    irq_rearm(c);
     c->in_irq--;
     c->an.ticks++;
     if (!c->in_irq)
         c->an.tick_cycles += c->now - t0; /* outermost only: a nested tick is inside */
 }
 
-static int tick_due(const cpu_t *c, uint64_t at)
+static inline int tick_due(const cpu_t *c, uint64_t at)
 {
-    const machine_t *m = c->m;
-    return m->tick_fn && !m->stopping && !c->irq_off && c->next_tick <= at;
+    return c->irq_at <= at;
 }
 
-static void poll_irq(cpu_t *c)
+static inline __attribute__((always_inline)) void poll_irq(cpu_t *c)
 {
     while (tick_due(c, c->now))
         take_tick(c);
@@ -658,12 +673,14 @@ static void sim_flush_cache(cpu_t *c, int with_code)
 static void sim_irq_disable(cpu_t *c)
 {
     c->irq_off++;
+    c->irq_at = UINT64_MAX;
 }
 
 static void sim_irq_enable(cpu_t *c)
 {
     if (c->irq_off > 0)
         c->irq_off--;
+    irq_rearm(c);
     poll_irq(c);
 }
 
@@ -768,13 +785,17 @@ static void sim_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn 
     m->tick_offset = offset;
     m->tick_fn = fn;
     m->tick_arg = arg;
-    for (int i = 0; i < m->n; i++)
+    for (int i = 0; i < m->n; i++) {
         m->cpus[i].next_tick = offset + (uint64_t)i * m->tick_period / (uint64_t)m->n;
+        irq_rearm(&m->cpus[i]);
+    }
 }
 
 static void sim_stop(machine_t *m)
 {
     m->stopping = 1;
+    for (int i = 0; i < m->n; i++)
+        m->cpus[i].irq_at = UINT64_MAX;
 }
 
 static uint64_t sim_accesses(const machine_t *m)

@@ -17,6 +17,7 @@ struct cpu {
     machine_t *m;
     uint64_t now;
     uint64_t next_tick;
+    uint64_t irq_at; /* next_tick, or UINT64_MAX: see irq_rearm */
     int irq_off, in_irq;
     cpu_fn prog;
     void *arg;
@@ -40,6 +41,9 @@ typedef struct {
     int cpu;
 } heapent_t;
 
+struct machine;
+static inline void heap_bound(struct machine *m);
+
 struct machine {
     const machine_ops_t *ops; /* first: see machine_backend.h */
     platform_t *p;
@@ -50,6 +54,7 @@ struct machine {
     uint64_t limit;  /* first cycle that cannot be keyed exactly */
     heapent_t *heap; /* next keys, a min-heap: the key beside its CPU, one load to compare */
     int *pos;        /* [cpu]: its index in heap */
+    uint64_t bound;  /* the root keeps the baton below this key: see heap_bound */
     uint64_t tick_period, tick_offset;
     cpu_fn tick_fn;
     void *tick_arg;
@@ -85,5 +90,15 @@ extern const machine_ops_t sim_ops;
  * cpu_t); it ends by handing the baton on for good. */
 void sim_cpu_main(int argc, char **argv);
 void sim_cpu_coro(void *arg);
+
+/* The key below which the root's CPU is still the earliest: the smaller of
+ * its children's keys (two sentinels follow the heap), or 0 under the
+ * reference scheduler, which yields at every step. Kept by every change
+ * of the heap, so that a step compares its key once. */
+static inline void heap_bound(struct machine *m)
+{
+    uint64_t k = m->heap[1].key < m->heap[2].key ? m->heap[1].key : m->heap[2].key;
+    m->bound = m->always_yield ? 0 : k;
+}
 
 #endif

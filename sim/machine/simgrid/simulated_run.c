@@ -49,6 +49,7 @@ mem_t *machine_mem(machine_t *m)
 void machine_set_always_yield(machine_t *m, int on)
 {
     m->always_yield = on;
+    heap_bound(m);
 }
 
 int machine_run_again_ok(void)
@@ -124,6 +125,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
         c->ops = &sim_ops;
         c->id = i;
         c->node = p->cpu_node[i];
+        c->irq_at = UINT64_MAX; /* no ticks yet */
         c->m = m;
         c->rng = gsl_rng_alloc(gsl_rng_taus2);
         gsl_rng_set(c->rng, seed * 1000003ul + (unsigned long)i + 1);
@@ -134,6 +136,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     /* The reference scheduler, for checking the fast one on whole scenarios. */
     if (!machine_run_again_ok() && !m->paje) /* a trace needs the clock at 0 */
         m->always_yield = 1;
+    heap_bound(m);
     g_machine = m;
     sg_actor_t boot = sg_actor_init("boot", sg_host_by_name(p->cpu_host[0]));
     sg_actor_start(boot, boot_main, 0, NULL);
