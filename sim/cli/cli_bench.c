@@ -249,8 +249,9 @@ static int run_child_median(char *argv[], double *wall, double *rss_mb)
 }
 
 /* One point of the scaling scenario: the O(1) strategies, then the scan,
- * each in a `numasim run` of its own on platform (run_child_median). Prints a row (and writes
- * it to csv when not NULL); returns 0, or 1 when a run failed. */
+ * each in a `numasim run` of its own on platform (run_child_median). Prints
+ * a row (and writes it to csv when not NULL); returns 0, or 1 when a run
+ * failed. */
 static int scaling_point(const scenario_t *ss, const char *scaling, const char *platform,
                          const char *out, FILE *csv)
 {

@@ -80,6 +80,7 @@ static void heap_sift(machine_t *m, int cpu, uint64_t key)
     }
 }
 
+/* heap_sift, then the bound that sync_step compares with. */
 static void heap_raise(machine_t *m, int cpu, uint64_t key)
 {
     heap_sift(m, cpu, key);

@@ -41,9 +41,6 @@ typedef struct {
     int cpu;
 } heapent_t;
 
-struct machine;
-static inline void heap_bound(struct machine *m);
-
 struct machine {
     const machine_ops_t *ops; /* first: see machine_backend.h */
     platform_t *p;
