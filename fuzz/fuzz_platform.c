@@ -31,8 +31,7 @@ static void check_platform(const platform_t *p)
     check(p->name && *p->name, "no name");
     check(p->line_bytes >= 8 && p->clock_mhz >= 1, "bad line_bytes or clock_mhz");
     for (int i = 0; i < p->ncpus; i++)
-        check(p->cpu_host[i] && p->cpu_node[i] >= 0 && p->cpu_node[i] < p->nnodes,
-              "bad CPU");
+        check(p->cpu_host[i] && p->cpu_node[i] >= 0 && p->cpu_node[i] < p->nnodes, "bad CPU");
     for (int n = 0; n < p->nnodes; n++)
         check(p->node_first_cpu[n] >= 0 && p->node_first_cpu[n] < p->ncpus &&
                   p->cpu_node[p->node_first_cpu[n]] == n,

@@ -47,8 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!s) {
         fuzz_check_error(&e, "scenario_load");
     } else {
-        if (s->nplatforms < 1 || !s->name || !*s->name || s->nstrategies < 1 ||
-            s->ncaches < 1 || s->nresolved < 1) {
+        if (s->nplatforms < 1 || !s->name || !*s->name || s->nstrategies < 1 || s->ncaches < 1 ||
+            s->nresolved < 1) {
             fprintf(stderr, "fuzz: scenario_load returned an incomplete scenario\n");
             abort();
         }
@@ -58,8 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (strcmp(s->platforms[i], g_platform) != 0)
                 continue;
             err_t pe = {{0}};
-            platform_t *p = platform_read(s->platforms[i], s->platform_sets, s->nplatform_sets,
-                                          &pe);
+            platform_t *p =
+                platform_read(s->platforms[i], s->platform_sets, s->nplatform_sets, &pe);
             if (p)
                 platform_free(p);
             else

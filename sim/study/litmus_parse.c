@@ -28,8 +28,8 @@ typedef struct {
     err_t *e;
     int failed;
     litmus_t *t;
-    int proc;    /* the process being parsed */
-    int in_code; /* inside a process: "(*x" is no comment */
+    int proc;             /* the process being parsed */
+    int in_code;          /* inside a process: "(*x" is no comment */
     int pvar[LIT_MAXVAR]; /* its parameters */
 } lex_t;
 

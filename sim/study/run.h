@@ -35,7 +35,7 @@ typedef struct {
     int ncalls;
     uint64_t violations, oopses, bugs, uaf;
     uint64_t accesses, switches, batched, sim_cycles;
-    cpu_anatomy_t anatomy; /* the caller's counters, summed over the measured calls */
+    cpu_anatomy_t anatomy;    /* the caller's counters, summed over the measured calls */
     int first_bad_call;       /* index (warm-up included) of the first violation, or -1 */
     uint64_t first_bad_cycle; /* the caller's cycle at that return */
     uint64_t gap_end_start, gap_rearm_end; /* oracle_tightness() */

@@ -49,8 +49,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ARENA_BYTES ((size_t)96 << 20) /* per node: bases (8 KiB per CPU), timers, the chase probe (64 MiB at most); touched only where used */
-#define WATCH_MS    100                /* the watchdog's look interval */
+/* per node: bases (8 KiB per CPU), timers, the chase probe (64 MiB at
+ * most); touched only where used */
+#define ARENA_BYTES ((size_t)96 << 20)
+#define WATCH_MS    100 /* the watchdog's look interval */
 
 typedef struct ncpu ncpu_t;
 typedef struct nmachine nmachine_t;

@@ -34,11 +34,11 @@ void *make_fcontext(void *sp, size_t size, void (*fn)(fctx_transfer_t));
  * next mapping at those addresses (a simulation after this one, in the same
  * worker) would read as a stack overflow. */
 #define ASAN_FORGET(base, size) __asan_unpoison_memory_region((base), (size))
-#define ASAN_START(fake, co)  __sanitizer_start_switch_fiber((fake), (co)->sbottom, (co)->ssize)
-#define ASAN_FINISH(fake, co) __sanitizer_finish_switch_fiber((fake), &(co)->sbottom, &(co)->ssize)
+#define ASAN_START(fake, co)    __sanitizer_start_switch_fiber((fake), (co)->sbottom, (co)->ssize)
+#define ASAN_FINISH(fake, co)   __sanitizer_finish_switch_fiber((fake), &(co)->sbottom, &(co)->ssize)
 #else
-#define ASAN_START(fake, co)  ((void)(fake), (void)(co))
-#define ASAN_FINISH(fake, co) ((void)(fake), (void)(co))
+#define ASAN_START(fake, co)    ((void)(fake), (void)(co))
+#define ASAN_FINISH(fake, co)   ((void)(fake), (void)(co))
 #define ASAN_FORGET(base, size) ((void)(base), (void)(size))
 #endif
 
