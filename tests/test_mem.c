@@ -265,20 +265,28 @@ static void holders(mem_t *m, const platform_t *p)
     ck_assert_int_eq(p->ncpus, 128); /* two words */
     uint64_t bits[2], sum[1];
     maddr_t a = mem_alloc(m, 0, 8);
-    mem_holders(m, a, bits, 2, sum);
+    mem_holders(m, a, -1, bits, 2, sum);
     ck_assert(bits[0] == 0 && bits[1] == 0 && sum[0] == 0);
     mem_access(m, 5, a, MEM_READ, NULL);
     mem_access(m, 100, a, MEM_READ, NULL); /* sharers in both words */
-    mem_holders(m, a, bits, 2, sum);
+    mem_holders(m, a, -1, bits, 2, sum);
     ck_assert(bits[0] == 1ull << 5 && bits[1] == 1ull << (100 - 64));
     ck_assert_uint_eq(sum[0], 3);
-    mem_access(m, 100, a, MEM_WRITE, NULL); /* the owner alone, in word 1 */
-    mem_holders(m, a, bits, 2, sum);
+    mem_holders(m, a, 100, bits, 2, sum); /* all but 100: word 1 empties */
+    ck_assert(bits[0] == 1ull << 5 && bits[1] == 0);
+    ck_assert_uint_eq(sum[0], 1);
+    mem_holders(m, a, 5, bits, 2, sum);
     ck_assert(bits[0] == 0 && bits[1] == 1ull << (100 - 64));
     ck_assert_uint_eq(sum[0], 2);
+    mem_access(m, 100, a, MEM_WRITE, NULL); /* the owner alone, in word 1 */
+    mem_holders(m, a, -1, bits, 2, sum);
+    ck_assert(bits[0] == 0 && bits[1] == 1ull << (100 - 64));
+    ck_assert_uint_eq(sum[0], 2);
+    mem_holders(m, a, 100, bits, 2, sum); /* the owner excepted: nobody */
+    ck_assert(bits[0] == 0 && bits[1] == 0 && sum[0] == 0);
     mem_access(m, 7, a, MEM_READ, NULL); /* shared again, word 0 only */
     mem_access(m, 7, a, MEM_WRITE, NULL);
-    mem_holders(m, a, bits, 2, sum);
+    mem_holders(m, a, -1, bits, 2, sum);
     ck_assert(bits[0] == 1ull << 7 && bits[1] == 0);
     ck_assert_uint_eq(sum[0], 1);
 }

@@ -310,8 +310,8 @@ int mem_holds(const mem_t *m, int cpu, maddr_t a)
 /* always_inline (here and mem_hit): on most stores and accesses, from
  * order.c and simulated.c; link-time optimisation inlines them there, a
  * build without it calls them. */
-__attribute__((always_inline)) inline void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits,
-                                                       size_t words, uint64_t *sum)
+__attribute__((always_inline)) inline void mem_holders(const mem_t *m, maddr_t a, int except,
+                                                       uint64_t *bits, size_t words, uint64_t *sum)
 {
     const line_t *l = line_at(m, a);
     if (words == 1) { /* up to 64 CPUs: no memset calls */
@@ -322,14 +322,16 @@ __attribute__((always_inline)) inline void mem_holders(const mem_t *m, maddr_t a
     }
     if (l->owner >= 0) {
         size_t w = (size_t)l->owner / 64;
-        if (w < words) {
+        if (w < words && l->owner != except) {
             bits[w] |= 1ull << (l->owner % 64);
             sum[w / 64] |= 1ull << (w % 64);
         }
     } else if (l->sharers && l->nsharers) {
         size_t n = words < m->bitset_words ? words : m->bitset_words;
+        size_t ew = except >= 0 ? (size_t)except / 64 : SIZE_MAX;
+        uint64_t ebit = except >= 0 ? 1ull << (except % 64) : 0;
         for (size_t w = 0; w < n; w++) /* only a shared line pays a walk */
-            if ((bits[w] = l->sharers[w]))
+            if ((bits[w] = l->sharers[w] & ~(w == ew ? ebit : 0)))
                 sum[w / 64] |= 1ull << (w % 64);
     }
 }

@@ -125,11 +125,12 @@ void mem_set_jitter(mem_t *m, uint32_t max_cycles, unsigned long seed);
 uint64_t mem_line_of(const mem_t *m, maddr_t a);
 int mem_home(const mem_t *m, maddr_t a);
 
-/* Sets in bits (words 64-bit words, zeroed first) every CPU that holds the
- * line of a: what a loop of mem_holds over the CPUs gives, in O(words).
- * sum ((words + 63) / 64 words, zeroed first) gets bit w for each word w
- * of bits that is not zero. */
-void mem_holders(const mem_t *m, maddr_t a, uint64_t *bits, size_t words, uint64_t *sum);
+/* Sets in bits (words 64-bit words, zeroed first) every CPU but except
+ * (-1: none) that holds the line of a: what a loop of mem_holds over the
+ * CPUs gives, in O(words). sum ((words + 63) / 64 words, zeroed first) gets
+ * bit w for each word w of bits that is not zero. */
+void mem_holders(const mem_t *m, maddr_t a, int except, uint64_t *bits, size_t words,
+                 uint64_t *sum);
 
 /* Does cpu hold the line of a (any valid state)? Is it held dirty? */
 int mem_holds(const mem_t *m, int cpu, maddr_t a);

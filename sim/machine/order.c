@@ -536,11 +536,7 @@ __attribute__((always_inline)) inline void order_before_store(order_t *o, int cp
     iqe_t *e = o->cpus[cpu].niq ? iq_find(o, cpu, line) : NULL;
     if (e)
         iq_drop(o, cpu, e);
-    mem_holders(o->mem, a, o->scratch, (size_t)o->hw, o->ssum); /* every CPU but cpu */
-    int w = cpu / 64;
-    o->scratch[w] &= ~(1ull << (cpu % 64));
-    if (!o->scratch[w])
-        o->ssum[w / 64] &= ~(1ull << (w % 64)); /* the summary stays exact */
+    mem_holders(o->mem, a, cpu, o->scratch, (size_t)o->hw, o->ssum); /* every CPU but cpu */
 }
 
 /* Would settling a store whose holders' summary is hs change nothing but
@@ -548,10 +544,13 @@ __attribute__((always_inline)) inline void order_before_store(order_t *o, int cp
  * nobody else held the line. */
 static inline int settles_alone(const order_t *o, int release, const uint64_t *hs)
 {
-    if (o->model == PLATFORM_WEAK)
-        for (int j = 0; j < o->sw; j++)
-            if (o->qsum[j] | (release ? 0 : hs[j]))
-                return 0;
+    if (o->model != PLATFORM_WEAK)
+        return 1;
+    if (o->sw == 1) /* up to 4096 CPUs */
+        return !(o->qsum[0] | (release ? 0 : hs[0]));
+    for (int j = 0; j < o->sw; j++)
+        if (o->qsum[j] | (release ? 0 : hs[j]))
+            return 0;
     return 1;
 }
 
