@@ -208,13 +208,9 @@ static void wake_watchers(machine_t *m, cpu_t *w, uint64_t line, uint64_t start)
 
 /* Pays one access that starts at c->now, and counts it by kind. */
 /* A data hit's level, for the anatomy (after mem_access). */
-static void count_level(cpu_t *c)
+static inline void count_level(cpu_t *c)
 {
-    if (c->m->levels) {
-        int lv = mem_last_level(c->m->mem);
-        if (lv >= CACHE_L1D)
-            c->an.hit_level[lv - CACHE_L1D]++;
-    }
+    c->lvl_hits[mem_last_level(c->m->mem) + 1]++; /* -1 (no levels, a miss): slot 0 */
 }
 
 /* The translation of the last mem_access or mem_fetch_code, for the
@@ -276,8 +272,7 @@ static void pay_hit(cpu_t *c)
 {
     uint64_t cost = mem_spin_hit_cycles(c->m->mem); /* l1d's latency, or hit_cycles */
     c->an.n[MEM_HIT]++;
-    if (c->m->levels)
-        c->an.hit_level[0]++;
+    c->lvl_hits[CACHE_L1D + 1]++;
     c->an.cycles[MEM_HIT] += cost;
     if (c->m->paje)
         paje_miss(c->m->paje, c->id, c->now, MEM_HIT, (uint32_t)cost);
@@ -599,7 +594,7 @@ static void fast_forward(cpu_t *c, maddr_t a)
         m->batched += k;
         c->an.n[MEM_HIT] += k; /* the skipped iterations, as if they had run */
         if (m->levels)
-            c->an.hit_level[0] += k; /* a spun line sits in l1d after its first read */
+            c->lvl_hits[CACHE_L1D + 1] += k; /* a spun line sits in l1d after its first read */
         c->an.cycles[MEM_HIT] += k * (iter - relax);
         c->an.relax_cycles += k * relax;
         c->now = until;
@@ -698,6 +693,9 @@ static uint64_t sim_next_tick(const cpu_t *c)
 static void sim_anatomy(const cpu_t *c, cpu_anatomy_t *out)
 {
     *out = c->an;
+    if (c->m->levels)
+        for (size_t i = 0; i < sizeof out->hit_level / sizeof *out->hit_level; i++)
+            out->hit_level[i] = c->lvl_hits[CACHE_L1D + 1 + i];
     out->evictions = mem_evictions(c->m->mem, c->id, 0);
     out->footprint_evictions = mem_evictions(c->m->mem, c->id, 1);
 }

@@ -27,6 +27,9 @@ struct cpu {
     int watching, woken;
     uint64_t watch_line, watch_t0, watch_iter, resume;
     cpu_anatomy_t an;
+    /* data hits by level, at [level + 1] ([0]: no level, not counted):
+     * an.hit_level without a test per access (sim_anatomy copies them) */
+    uint64_t lvl_hits[CACHE_NLEVELS + 1];
 };
 
 /* A code unit of machine_code: its lines in text_node's memory. */
