@@ -91,8 +91,9 @@ struct mem {
     hier_t *hier;
     int last_level;
     uint32_t lvl_cycles[CACHE_NLEVELS];
-    uint64_t *evictions;           /* [ncpus] lines lost by capacity */
-    uint64_t *footprint_evictions; /* [ncpus] of them, while a footprint came in */
+    uint32_t hit_cost[3][CACHE_NLEVELS + 1]; /* mem_hit's [op][level + 1], c_insn in */
+    uint64_t *evictions;                     /* [ncpus] lines lost by capacity */
+    uint64_t *footprint_evictions;           /* [ncpus] of them, while a footprint came in */
     int in_footprint;
     uint64_t *fresh;                  /* [ncpus] footprint lines brought in so far */
     double *work_carry, *noise_carry; /* [ncpus] fractions of a footprint line */
@@ -198,6 +199,15 @@ mem_t *mem_create(const platform_t *p)
             !m->noise_carry || !m->noise_at)
             abort();
     }
+    for (int op = MEM_READ; op <= MEM_RMW; op++)
+        for (int lvl = -1; lvl < CACHE_NLEVELS; lvl++) {
+            uint32_t hit = lvl >= 0 ? m->lvl_cycles[lvl] : m->c_hit;
+            if (op == MEM_WRITE && lvl == CACHE_L1D && p->l1d_write_through)
+                hit = m->lvl_cycles[CACHE_L2];
+            if (op == MEM_RMW)
+                hit = m->c_atomic;
+            m->hit_cost[op][lvl + 1] = hit + m->c_insn;
+        }
     return m;
 }
 
@@ -585,17 +595,12 @@ __attribute__((always_inline)) inline int mem_hit(mem_t *m, int cpu, maddr_t a, 
     if (m->tlb && !tlb_first_mru(m->tlb, cpu, tlb_page_of(m->tlb, a), 0))
         return 0;
     /* what mem_access does in this case, and nothing else */
-    uint32_t hit = lvl >= 0 ? m->lvl_cycles[lvl] : m->c_hit;
     if (op != MEM_READ) {
         if (l->freed)
             m->freed_writes++;
-        if (op == MEM_WRITE && lvl == CACHE_L1D && m->p->l1d_write_through)
-            hit = m->lvl_cycles[CACHE_L2];
         l->dirty = 1;
-        if (op == MEM_RMW)
-            hit = m->c_atomic;
     }
-    *cost = hit + m->c_insn;
+    *cost = m->hit_cost[op][lvl + 1];
     m->count[MEM_HIT]++;
     m->last_level = lvl;
     return 1;
