@@ -305,7 +305,7 @@ static inline uint64_t quiet_until(const machine_t *m, const cpu_t *c)
     return k == UINT64_MAX ? UINT64_MAX : k >> m->kshift;
 }
 
-static uint64_t ord_read(cpu_t *c, maddr_t a, int acquire)
+static inline __attribute__((always_inline)) uint64_t ord_read(cpu_t *c, maddr_t a, int acquire)
 {
     order_t *o = c->m->order;
     poll_irq(c);
@@ -324,7 +324,8 @@ static uint64_t ord_read(cpu_t *c, maddr_t a, int acquire)
     return v;
 }
 
-static void ord_write(cpu_t *c, maddr_t a, uint64_t v, int release)
+static inline __attribute__((always_inline)) void ord_write(cpu_t *c, maddr_t a, uint64_t v,
+                                                            int release)
 {
     machine_t *m = c->m;
     int rel = release && order_model(m->order) == PLATFORM_WEAK;
