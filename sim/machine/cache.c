@@ -82,6 +82,14 @@ struct hier {
     level_t lv[CACHE_NLEVELS];
     int path[2][CACHE_NLEVELS]; /* [side]: levels top-down */
     int npath[2];
+    /* [side]: hier_first_mru's copy of the first level's look-up, usable
+     * (fast) when it is private and its sets are a power of two */
+    struct {
+        uint64_t **blk;
+        uint64_t mask;
+        size_t nsets;
+        int l, fast;
+    } top[2];
     int last;
     uint64_t max_lines;
     hier_drop_fn drop;
@@ -185,6 +193,16 @@ hier_t *hier_create(const platform_t *p, hier_drop_fn drop, void *ctx)
                                   (h->npath[1] && l == h->path[1][0]));
         if (L->dense)
             L->blk = zmap_get(L->blk_bytes, &L->blk_bytes, ZMAP_HUGE | ZMAP_NORESERVE);
+    }
+    for (int side = 0; side < 2; side++) {
+        if (!h->npath[side])
+            continue;
+        const level_t *L = &h->lv[h->path[side][0]];
+        h->top[side].blk = L->blk;
+        h->top[side].mask = L->mask;
+        h->top[side].nsets = L->nsets;
+        h->top[side].l = h->path[side][0];
+        h->top[side].fast = L->by_cpu && (L->mask || L->nsets == 1);
     }
     h->last = h->path[HIER_DATA][h->npath[HIER_DATA] - 1];
     for (int k = 0; k < h->npath[HIER_DATA]; k++) {
@@ -426,6 +444,11 @@ int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
 __attribute__((always_inline)) inline int hier_first_mru(const hier_t *h, int cpu, uint64_t tag,
                                                          hier_side_t side)
 {
+    if (__builtin_expect(h->top[side].fast, 1)) {
+        const uint64_t *s =
+            h->top[side].blk[(size_t)cpu * h->top[side].nsets + (tag & h->top[side].mask)];
+        return s && s[0] == tag ? h->top[side].l : -1;
+    }
     int l = h->path[side][0];
     const level_t *L = &h->lv[l];
     /* dense (hier_create), and a private level needs no inst_of */
