@@ -459,6 +459,13 @@ __attribute__((always_inline)) inline int hier_first_mru(const hier_t *h, int cp
 
 int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
 {
+    if (h->top[HIER_CODE].fast && (int)l == h->top[HIER_CODE].l) { /* l1i: most fetches */
+        const uint64_t *s =
+            h->top[HIER_CODE]
+                .blk[(size_t)cpu * h->top[HIER_CODE].nsets + (tag & h->top[HIER_CODE].mask)];
+        if (s && s[0] == tag)
+            return 1;
+    }
     level_t *L = &h->lv[l];
     if (!L->present)
         return 0;
