@@ -439,14 +439,20 @@ int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
     return found;
 }
 
+/* The set of tag in cpu's first level of side, through hier_t's copy
+ * (top[side].fast only); NULL when the set was never used. */
+static inline const uint64_t *top_set(const hier_t *h, hier_side_t side, int cpu, uint64_t tag)
+{
+    return h->top[side].blk[(size_t)cpu * h->top[side].nsets + (tag & h->top[side].mask)];
+}
+
 /* always_inline: on most accesses, from mem.c; link-time optimisation
  * inlines it there, a build without it calls it. */
 __attribute__((always_inline)) inline int hier_first_mru(const hier_t *h, int cpu, uint64_t tag,
                                                          hier_side_t side)
 {
     if (__builtin_expect(h->top[side].fast, 1)) {
-        const uint64_t *s =
-            h->top[side].blk[(size_t)cpu * h->top[side].nsets + (tag & h->top[side].mask)];
+        const uint64_t *s = top_set(h, side, cpu, tag);
         return s && s[0] == tag ? h->top[side].l : -1;
     }
     int l = h->path[side][0];
@@ -460,9 +466,7 @@ __attribute__((always_inline)) inline int hier_first_mru(const hier_t *h, int cp
 int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
 {
     if (h->top[HIER_CODE].fast && (int)l == h->top[HIER_CODE].l) { /* l1i: most fetches */
-        const uint64_t *s =
-            h->top[HIER_CODE]
-                .blk[(size_t)cpu * h->top[HIER_CODE].nsets + (tag & h->top[HIER_CODE].mask)];
+        const uint64_t *s = top_set(h, HIER_CODE, cpu, tag);
         if (s && s[0] == tag)
             return 1;
     }
