@@ -18,6 +18,11 @@
 
 enum { T_EOF, T_ID, T_INT, T_PUNCT, T_AND, T_OR, T_STR };
 
+/* Expressions and conditions are parsed and evaluated by recursion, the
+ * evaluation on a simulated CPU's stack (256 KiB): their nesting and their
+ * size are bounded, far above what a litmus test writes. */
+enum { LIT_MAX_DEPTH = 32, LIT_MAX_NODES = 512 };
+
 typedef struct {
     const char *path, *s;
     size_t n, i;
@@ -30,6 +35,7 @@ typedef struct {
     litmus_t *t;
     int proc;             /* the process being parsed */
     int in_code;          /* inside a process: "(*x" is no comment */
+    int depth;            /* parentheses and unary operators open */
     int pvar[LIT_MAXVAR]; /* its parameters */
 } lex_t;
 
@@ -189,6 +195,8 @@ static int find(char *const *names, int n, const char *s)
 static int new_expr(lex_t *L, lit_expr_t x)
 {
     litmus_t *t = L->t;
+    if (t->nexpr == LIT_MAX_NODES)
+        return fail(L, "more than %d terms in the expressions", LIT_MAX_NODES);
     t->expr = xrealloc(t->expr, sizeof *t->expr * (size_t)(t->nexpr + 1));
     t->expr[t->nexpr] = x;
     return t->nexpr++;
@@ -206,15 +214,21 @@ static int primary(lex_t *L)
         next(L);
         return x;
     }
+    if ((is(L, "-") || is(L, "!") || is(L, "(")) && L->depth == LIT_MAX_DEPTH)
+        return fail(L, "an expression nested more than %d deep", LIT_MAX_DEPTH);
     if (is(L, "-") || is(L, "!")) {
         int neg = is(L, "-");
         next(L);
+        L->depth++;
         int a = primary(L);
+        L->depth--;
         return a < 0 ? -1 : new_expr(L, (lit_expr_t){.kind = neg ? LE_NEG : LE_NOT, .a = a});
     }
     if (is(L, "(")) {
         next(L);
+        L->depth++;
         int x = expr(L);
+        L->depth--;
         return expect(L, ")") < 0 ? -1 : x;
     }
     if (L->tok == T_ID) {
@@ -565,6 +579,8 @@ static int process(lex_t *L)
 static int new_cond(lex_t *L, lit_cond_t c)
 {
     litmus_t *t = L->t;
+    if (t->ncond == LIT_MAX_NODES)
+        return fail(L, "more than %d terms in the condition", LIT_MAX_NODES);
     t->cond = xrealloc(t->cond, sizeof *t->cond * (size_t)(t->ncond + 1));
     t->cond[t->ncond] = c;
     return t->ncond++;
@@ -576,14 +592,20 @@ static int atom(lex_t *L)
 {
     if (L->failed)
         return -1;
+    if ((is(L, "~") || is(L, "(")) && L->depth == LIT_MAX_DEPTH)
+        return fail(L, "a condition nested more than %d deep", LIT_MAX_DEPTH);
     if (is(L, "~")) {
         next(L);
+        L->depth++;
         int a = atom(L);
+        L->depth--;
         return a < 0 ? -1 : new_cond(L, (lit_cond_t){.kind = LC_NOT, .a = a});
     }
     if (is(L, "(")) {
         next(L);
+        L->depth++;
         int a = disj(L);
+        L->depth--;
         return a < 0 || expect(L, ")") < 0 ? -1 : a;
     }
     lit_cond_t c = {.kind = LC_ATOM, .proc = -1};

@@ -68,6 +68,27 @@ P0(int *x) { WRITE_ONCE(*x, 1); }
 '
 bad not-c 1 "starts with 'C NAME'" 'X86 bad
 '
+# recursion is bounded: nesting (the fuzzer's crash) and size
+bad deep-expression 4 "nested more than 32 deep" 'C bad
+{}
+P0(int *x) {
+	WRITE_ONCE(*x, ((((((((((((((((((((((((((((((((((((((((1)))))))))))))))))))))))))))))))))))))))));
+}
+exists (x=1)
+'
+bad long-expression 5 "more than 512 terms" 'C bad
+{}
+P0(int *x) {
+	int r0;
+	r0 = r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0 + r0;
+}
+exists (x=1)
+'
+bad deep-condition 4 "condition nested more than 32 deep" 'C bad
+{}
+P0(int *x) { WRITE_ONCE(*x, 1); }
+exists (~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~x=1)
+'
 bad open-comment 2 "unterminated comment" 'C bad
 (* never closed
 '
