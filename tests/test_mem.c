@@ -318,7 +318,9 @@ static void hit_vs_access(mem_t *m, const platform_t *p)
     int answered = 0;
     for (int step = 0; step < HSTEPS; step++) {
         r ^= r << 13, r ^= r >> 7, r ^= r << 17; /* xorshift64 */
-        int cpu = (int)(r % HCPUS) * (p->ncpus / HCPUS), pick = (int)(r >> 8 & 7);
+        int cpu = p->ncpus >= HCPUS ? (int)(r % HCPUS) * (p->ncpus / HCPUS)
+                                    : (int)(r % (uint64_t)p->ncpus),
+            pick = (int)(r >> 8 & 7);
         int line = (int)(pick < 6 ? (r >> 16) % 8 : (r >> 16) % HL); /* 3/4 hot */
         mem_op_t op = (r >> 40) % 10 < 6 ? MEM_READ : (r >> 40) % 10 < 9 ? MEM_WRITE : MEM_RMW;
         if ((r >> 48) % 5000 == 0) {
@@ -361,6 +363,31 @@ START_TEST(hit_matches_access_levels)
     tu_machine_run(p, "test_mem", 0, in_setup, NULL, &arg);
     ck_assert_int_eq(arg.ran, 1);
     platform_free(p);
+}
+END_TEST
+
+/* With TLBs, a hit in l1d that is not the most recent of its set moves
+ * there only once its translation is known to be dtlb1's most recent:
+ * else mem_access's page walk runs first, and its fill must find the old
+ * LRU order (it may evict the very line). Tiny caches and TLBs, built by
+ * hand (as in test_tlb), make that case common. */
+START_TEST(hit_matches_access_tlbs)
+{
+    static int node[2] = {0, 0};
+    static uint32_t lat0[1] = {0};
+    platform_t *p = tu_bare_platform(2, 1, node, lat0, 64);
+    p->cache[CACHE_L1D] = (platform_cache_t){4 * 2 * 64, 2, 1, SCOPE_CPU};
+    p->cache[CACHE_L2] = (platform_cache_t){8 * 4 * 64, 4, 6, SCOPE_CPU};
+    p->ncache_levels = 2;
+    p->tlb[TLB_DTLB1] = (platform_tlb_t){4, 2, 0};
+    p->tlb[TLB_DTLB2] = (platform_tlb_t){8, 4, 3};
+    p->page_bytes = 128;
+    p->footprint_lines_per_page = 2;
+    p->walk_cycles = 30;
+    mem_t *m = mem_create(p);
+    hit_vs_access(m, p);
+    mem_destroy(m);
+    free(p);
 }
 END_TEST
 
@@ -430,6 +457,7 @@ static Suite *mem_suite(void)
     tcase_add_test(t, jitter_bounded_and_seeded);
     tcase_add_test(t, holders_and_summary);
     tcase_add_test(t, hit_matches_access_levels);
+    tcase_add_test(t, hit_matches_access_tlbs);
     tcase_add_test(t, hit_matches_access_flat);
     suite_add_tcase(s, t);
     return s;

@@ -82,12 +82,13 @@ struct hier {
     level_t lv[CACHE_NLEVELS];
     int path[2][CACHE_NLEVELS]; /* [side]: levels top-down */
     int npath[2];
-    /* [side]: hier_first_mru's copy of the first level's look-up, usable
+    /* [side]: hier_first_way's copy of the first level's look-up, usable
      * (fast) when it is private and its sets are a power of two */
     struct {
         uint64_t **blk;
         uint64_t mask;
         size_t nsets;
+        uint32_t ways;
         int l, fast;
     } top[2];
     int last;
@@ -186,7 +187,7 @@ hier_t *hier_create(const platform_t *p, hier_drop_fn drop, void *ctx)
      * no more than a kept mapping (zmap.h) is cheap to clear: above that
      * (thousands of CPUs' l2s and l3s), it would be mostly zero and cost
      * most of a run's page faults. The first level of a path is always
-     * dense: hier_first_mru, on most accesses, reads blk unchecked. */
+     * dense: hier_first_way, on most accesses, reads blk unchecked. */
     for (int l = 0; l < CACHE_NLEVELS; l++) {
         level_t *L = &h->lv[l];
         L->dense = L->present && (L->blk_bytes <= DENSE_MAX_BYTES || l == h->path[0][0] ||
@@ -201,6 +202,7 @@ hier_t *hier_create(const platform_t *p, hier_drop_fn drop, void *ctx)
         h->top[side].blk = L->blk;
         h->top[side].mask = L->mask;
         h->top[side].nsets = L->nsets;
+        h->top[side].ways = L->ways;
         h->top[side].l = h->path[side][0];
         h->top[side].fast = L->by_cpu && (L->mask || L->nsets == 1);
     }
@@ -446,21 +448,46 @@ static inline const uint64_t *top_set(const hier_t *h, hier_side_t side, int cpu
     return h->top[side].blk[(size_t)cpu * h->top[side].nsets + (tag & h->top[side].mask)];
 }
 
-/* always_inline: on most accesses, from mem.c; link-time optimisation
- * inlines it there, a build without it calls it. */
-__attribute__((always_inline)) inline int hier_first_mru(const hier_t *h, int cpu, uint64_t tag,
-                                                         hier_side_t side)
+/* The set of tag in cpu's first level of side (NULL: never used), and
+ * that level in *l. */
+static inline uint64_t *first_set(const hier_t *h, hier_side_t side, int cpu, uint64_t tag, int *l,
+                                  uint32_t *ways)
 {
     if (__builtin_expect(h->top[side].fast, 1)) {
-        const uint64_t *s = top_set(h, side, cpu, tag);
-        return s && s[0] == tag ? h->top[side].l : -1;
+        *l = h->top[side].l;
+        *ways = h->top[side].ways;
+        return (uint64_t *)top_set(h, side, cpu, tag);
     }
-    int l = h->path[side][0];
-    const level_t *L = &h->lv[l];
+    *l = h->path[side][0];
+    const level_t *L = &h->lv[*l];
+    *ways = L->ways;
     /* dense (hier_create), and a private level needs no inst_of */
     size_t k = L->by_cpu ? (size_t)cpu : (size_t)L->inst_of[cpu];
-    const uint64_t *s = L->blk[k * L->nsets + set_index(L, tag)];
-    return s && s[0] == tag ? l : -1;
+    return L->blk[k * L->nsets + set_index(L, tag)];
+}
+
+/* always_inline: on most accesses, from mem.c; link-time optimisation
+ * inlines it there, a build without it calls it. */
+__attribute__((always_inline)) inline int hier_first_way(const hier_t *h, int cpu, uint64_t tag,
+                                                         hier_side_t side, int *level)
+{
+    uint32_t ways;
+    const uint64_t *s = first_set(h, side, cpu, tag, level, &ways);
+    if (!s)
+        return -1;
+    if (__builtin_expect(s[0] == tag, 1))
+        return 0;
+    for (uint32_t i = 1; i < ways && s[i]; i++)
+        if (s[i] == tag)
+            return (int)i;
+    return -1;
+}
+
+void hier_first_promote(hier_t *h, int cpu, uint64_t tag, hier_side_t side, int way)
+{
+    int l;
+    uint32_t ways;
+    set_to_front(first_set(h, side, cpu, tag, &l, &ways), way);
 }
 
 int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)

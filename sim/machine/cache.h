@@ -38,10 +38,14 @@ void hier_destroy(hier_t *h);
  * the line is then in every level of the path, most recently used. */
 int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side);
 
-/* The first level of side's path when tag is the most recent line of its
- * set there (hier_access would then change nothing and return that level),
- * else -1. Changes nothing: the common hit's test. */
-int hier_first_mru(const hier_t *h, int cpu, uint64_t tag, hier_side_t side);
+/* The way of tag in its set of the first level of side's path (0: the most
+ * recent; hier_access would then change nothing), or -1 when it is not
+ * there; *level gets that level. Changes nothing: the common hit's test. */
+int hier_first_way(const hier_t *h, int cpu, uint64_t tag, hier_side_t side, int *level);
+
+/* Makes tag, found at way (> 0) by hier_first_way, the most recent of its
+ * set in that level: what hier_access does on that hit. */
+void hier_first_promote(hier_t *h, int cpu, uint64_t tag, hier_side_t side, int way);
 
 /* If tag is in cpu's instance of level l and that instance is cpu's alone,
  * makes it the most recent there and returns 1; else changes nothing and

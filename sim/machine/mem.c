@@ -40,9 +40,9 @@
  * foreign lines into a CPU's levels, which evict by LRU.
  *
  * The common access (mem_hit): a read of a held line, or a write of an
- * owned one, found most recent in the first level changes no state but the
- * counters and the dirty bit, so it skips the paths above; anything else
- * is mem_access.
+ * owned one, found in the first level changes no state but that set's LRU
+ * order, the counters and the dirty bit, so it skips the paths above;
+ * anything else is mem_access.
  */
 #define _GNU_SOURCE /* mremap */
 #include "mem.h"
@@ -589,11 +589,14 @@ __attribute__((always_inline)) inline int mem_hit(mem_t *m, int cpu, maddr_t a, 
     line_t *l = line_at(m, a);
     if (l->owner != cpu && (op != MEM_READ || l->owner >= 0 || !is_sharer(l, cpu)))
         return 0;
-    int lvl = -1;
-    if (m->hier && (lvl = hier_first_mru(m->hier, cpu, a >> m->line_shift, HIER_DATA)) < 0)
+    int lvl = -1, way = 0;
+    if (m->hier && (way = hier_first_way(m->hier, cpu, a >> m->line_shift, HIER_DATA, &lvl)) < 0)
         return 0;
+    /* before the line moves: a walk's fill must find the LRU order as is */
     if (m->tlb && !tlb_first_mru(m->tlb, cpu, tlb_page_of(m->tlb, a), 0))
         return 0;
+    if (way > 0) /* in the first level, not the most recent: hier_access's move only */
+        hier_first_promote(m->hier, cpu, a >> m->line_shift, HIER_DATA, way);
     /* what mem_access does in this case, and nothing else */
     if (op != MEM_READ) {
         if (l->freed)

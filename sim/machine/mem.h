@@ -58,10 +58,10 @@ void mem_poke(mem_t *m, maddr_t a, uint64_t v);
 uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind);
 
 /* The common access, taken apart: a read of a line cpu holds, or a write or
- * RMW of a line it owns, found most recent in the first level of its data
- * side (or with infinite caches) changes nothing but the line's dirty bit
- * and the counters. Then does what mem_access would (a hit), sets *cost
- * and returns 1; else changes nothing and returns 0. */
+ * RMW of a line it owns, found in the first level of its data side (or with
+ * infinite caches) changes nothing but that set's LRU order, the line's
+ * dirty bit and the counters. Then does what mem_access would (a hit), sets
+ * *cost and returns 1; else changes nothing and returns 0. */
 int mem_hit(mem_t *m, int cpu, maddr_t a, mem_op_t op, uint32_t *cost);
 
 /* cpu fetches the code line of a through the instruction side. Returns the
