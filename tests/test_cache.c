@@ -337,7 +337,7 @@ START_TEST(sparse_levels_behave_as_dense)
             else if (op < 13)
                 got[k] = hier_touch_private(h[k], cpu, CACHE_L1I, tag);
             else if (op < 15)
-                hier_remove(h[k], cpu, tag, -1);
+                hier_remove(h[k], cpu, tag, -1, 1);
             else if (step % 64 == 0)
                 hier_flush_private(h[k], cpu, keep_even, NULL);
         }

@@ -422,12 +422,23 @@ static void fill(hier_t *h, int cpu, int l, uint64_t tag)
         evicted(h, l, k, v);
 }
 
-int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
+/* hier_access, and hier_access_unheld when unheld is set: then cpu's
+ * private levels are known not to have tag, and only the shared ones are
+ * searched. */
+static inline int access_path(hier_t *h, int cpu, uint64_t tag, hier_side_t side, int unheld)
 {
     const int *path = h->path[side];
     int n = h->npath[side], found = -1, k;
     for (k = 0; k < n; k++) {
         level_t *L = &h->lv[path[k]];
+        if (unheld && L->by_cpu) {
+#ifndef NDEBUG /* the caller's promise, checked in debug builds (the sanitizers') */
+            const uint64_t *s = set_of(L, cpu, tag, 0);
+            if (s && set_find(s, L->ways, tag) >= 0)
+                abort();
+#endif
+            continue;
+        }
         uint64_t *s = set_of(L, L->inst_of[cpu], tag, 0);
         int i = s ? set_find(s, L->ways, tag) : -1;
         if (i >= 0) {
@@ -439,6 +450,16 @@ int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
     for (int j = k - 1; j >= 0; j--)
         fill(h, cpu, path[j], tag);
     return found;
+}
+
+int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
+{
+    return access_path(h, cpu, tag, side, 0);
+}
+
+int hier_access_unheld(hier_t *h, int cpu, uint64_t tag, hier_side_t side)
+{
+    return access_path(h, cpu, tag, side, 1);
 }
 
 /* The set of tag in cpu's first level of side, through hier_t's copy
@@ -519,14 +540,18 @@ void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
     set_remove(set_of(L, L->inst_of[cpu], tag, 0), L->ways, tag);
 }
 
-void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep)
+void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep, int fetched)
 {
-    for (int l = 0; l < CACHE_NLEVELS; l++) {
+    for (int l = fetched ? 0 : CACHE_L1I + 1; l < CACHE_NLEVELS; l++) {
         const level_t *L = &h->lv[l];
         if (!L->present || (keep >= 0 && L->inst_of[cpu] == L->inst_of[keep]))
             continue;
         hier_remove_at(h, cpu, (cache_level_t)l, tag);
     }
+#ifndef NDEBUG /* the caller's promise, checked in debug builds (the sanitizers') */
+    if (!fetched && hier_holds(h, cpu, CACHE_L1I, tag))
+        abort();
+#endif
 }
 
 const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n)

@@ -38,6 +38,11 @@ void hier_destroy(hier_t *h);
  * the line is then in every level of the path, most recently used. */
 int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side);
 
+/* hier_access of a tag that none of cpu's private levels has (the caller
+ * knows: a line cpu does not hold, by inclusion), which skips looking
+ * there. Debug builds check the promise (abort). */
+int hier_access_unheld(hier_t *h, int cpu, uint64_t tag, hier_side_t side);
+
 /* The way of tag in its set of the first level of side's path (0: the most
  * recent; hier_access would then change nothing), or -1 when it is not
  * there; *level gets that level. Changes nothing: the common hit's test. */
@@ -53,8 +58,10 @@ void hier_first_promote(hier_t *h, int cpu, uint64_t tag, hier_side_t side, int 
 int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
 
 /* Removes tag from the levels cpu reaches, except those it shares with
- * keep (another CPU, or -1 for none): an invalidation by keep's write. */
-void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep);
+ * keep (another CPU, or -1 for none): an invalidation by keep's write.
+ * fetched 0 promises that tag never went through the code side (so is in
+ * no l1i), which skips looking there; debug builds check it (abort). */
+void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep, int fetched);
 
 /* Removes tag from cpu's instance of level l only (no inclusion). */
 void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag);

@@ -59,13 +59,15 @@ typedef struct {
     int32_t owner;     /* exclusive holder, or -1 */
     uint8_t dirty;     /* owner has modified it */
     uint8_t freed;     /* released by mem_release */
-    uint16_t pad;      /* PAD_MARK: note_held's compaction; PAD_CODE: a code line */
+    uint16_t pad;      /* PAD_* flags, below */
     int32_t home;      /* node */
     uint32_t nsharers; /* valid when owner == -1 */
     uint64_t *sharers; /* bitset over CPUs, allocated on first share */
 } line_t;
 
-enum { PAD_MARK = 1, PAD_CODE = 2 };
+/* PAD_MARK: note_held's compaction; PAD_CODE: a code line (mem_mark_code);
+ * PAD_FETCHED: fetched through the code side once, so may be in an l1i */
+enum { PAD_MARK = 1, PAD_CODE = 2, PAD_FETCHED = 4 };
 
 typedef struct {
     uint64_t *v;
@@ -472,15 +474,16 @@ static void read_fill(mem_t *m, line_t *l, int cpu, uint64_t li)
  * CPUs that held it, but for the levels they share with cpu. */
 static void unlevel_others(mem_t *m, const line_t *l, int cpu, uint64_t li)
 {
+    int fetched = l->pad & PAD_FETCHED;
     if (l->owner >= 0 && l->owner != cpu)
-        hier_remove(m->hier, l->owner, li, cpu);
+        hier_remove(m->hier, l->owner, li, cpu, fetched);
     if (l->owner >= 0 || !l->sharers || !l->nsharers)
         return;
     for (size_t w = 0; w < m->bitset_words; w++)
         for (uint64_t bits = l->sharers[w]; bits; bits &= bits - 1) {
             int s = (int)(w * 64) + __builtin_ctzll(bits);
             if (s != cpu)
-                hier_remove(m->hier, s, li, cpu);
+                hier_remove(m->hier, s, li, cpu, fetched);
         }
 }
 
@@ -491,7 +494,9 @@ static int level_of(mem_t *m, const line_t *l, int cpu, uint64_t li, int held, h
 {
     if (!m->hier)
         return -1;
-    int lvl = hier_access(m->hier, cpu, li, side);
+    /* not held: in none of cpu's private levels (inclusion), see cache.c */
+    int lvl =
+        held ? hier_access(m->hier, cpu, li, side) : hier_access_unheld(m->hier, cpu, li, side);
     if (held && lvl < 0)
         abort(); /* a simulator bug: inclusion says a held line is in the last level */
     if (!held && l->owner >= 0 && l->dirty)
@@ -617,6 +622,8 @@ uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind_out, int 
     mem_kind_t kind = MEM_HIT;
     uint32_t cost;
     int held = l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu));
+    if (m->hier)
+        l->pad |= PAD_FETCHED;
     int lvl = level_of(m, l, cpu, li, held, HIER_CODE);
     if (held) /* an L1I hit (or an infinite cache's) is in the instructions' own cycles */
         cost = lvl < 0 || lvl == CACHE_L1I ? 0 : m->lvl_cycles[lvl];
