@@ -44,40 +44,34 @@ static void sim_state_pop(cpu_t *c);
 
 /* --- the heap of next keys --- */
 
-static void heap_swap(machine_t *m, int i, int j)
-{
-    heapent_t a = m->heap[i];
-    m->heap[i] = m->heap[j];
-    m->heap[j] = a;
-    m->pos[m->heap[i].cpu] = i;
-    m->pos[a.cpu] = j;
-}
-
 /* Sets cpu's key: sifts up when it fell (a spinner woken early), down
- * when it grew (every step). */
+ * when it grew (every step). The entries on the way move one place and
+ * cpu's is written once, where it stops. */
 static void heap_sift(machine_t *m, int cpu, uint64_t key)
 {
+    heapent_t *hp = m->heap;
     int i = m->pos[cpu];
-    int fell = key < m->heap[i].key;
-    m->heap[i].key = key;
-    while (fell && i > 0) {
-        int up = (i - 1) / 2;
-        if (m->heap[up].key <= key)
-            return;
-        heap_swap(m, i, up);
-        i = up;
+    if (key < hp[i].key) {
+        while (i > 0 && hp[(i - 1) / 2].key > key) {
+            int up = (i - 1) / 2;
+            hp[i] = hp[up];
+            m->pos[hp[i].cpu] = i;
+            i = up;
+        }
+    } else {
+        /* l + 1 may be the first sentinel (key UINT64_MAX), never chosen
+         * over a real child: ties go to l */
+        for (int l = 2 * i + 1; l < m->n; l = 2 * i + 1) {
+            int s = hp[l + 1].key < hp[l].key ? l + 1 : l;
+            if (hp[s].key >= key)
+                break;
+            hp[i] = hp[s];
+            m->pos[hp[i].cpu] = i;
+            i = s;
+        }
     }
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, s = i;
-        if (l < m->n && m->heap[l].key < m->heap[s].key)
-            s = l;
-        if (r < m->n && m->heap[r].key < m->heap[s].key)
-            s = r;
-        if (s == i)
-            return;
-        heap_swap(m, i, s);
-        i = s;
-    }
+    hp[i] = (heapent_t){.key = key, .cpu = cpu};
+    m->pos[cpu] = i;
 }
 
 /* heap_sift, then the bound that sync_step compares with. */
