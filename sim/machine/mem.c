@@ -390,8 +390,12 @@ static void add_sharer(mem_t *m, line_t *l, int cpu, uint64_t li)
 
 static void clear_sharers(line_t *l, size_t words)
 {
-    if (l->sharers && l->nsharers)
-        memset(l->sharers, 0, sizeof *l->sharers * words);
+    if (l->sharers && l->nsharers) {
+        if (words == 1) /* up to 64 CPUs: no memset call */
+            l->sharers[0] = 0;
+        else
+            memset(l->sharers, 0, sizeof *l->sharers * words);
+    }
     l->nsharers = 0;
 }
 
