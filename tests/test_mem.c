@@ -207,6 +207,34 @@ START_TEST(freed_writes_counted)
 }
 END_TEST
 
+/* mem_poke_words is n mem_pokes: the words between change, the ones
+ * around do not, and no access is counted. */
+static void poke_words(mem_t *m, const platform_t *p)
+{
+    (void)p;
+    maddr_t a = mem_alloc(m, 0, 64 * 8);
+    uint64_t v[40];
+    for (int i = 0; i < 40; i++)
+        v[i] = 1000u + (uint64_t)i;
+    mem_poke(m, a + 8, 7);
+    mem_poke(m, a + 8 * 42, 9);
+    mem_poke_words(m, a + 16, v, 40);
+    mem_poke_words(m, a, v, 0); /* nothing */
+    ck_assert_uint_eq(mem_peek(m, a), 0);
+    ck_assert_uint_eq(mem_peek(m, a + 8), 7);
+    for (int i = 0; i < 40; i++)
+        ck_assert_uint_eq(mem_peek(m, a + 16 + 8 * (maddr_t)i), 1000u + (uint64_t)i);
+    ck_assert_uint_eq(mem_peek(m, a + 8 * 42), 9);
+    for (int k = 0; k < MEM_NKINDS; k++)
+        ck_assert_uint_eq(mem_count(m, (mem_kind_t)k), 0);
+}
+
+START_TEST(poke_words_writes_a_range)
+{
+    run_checks(poke_words);
+}
+END_TEST
+
 /* --- invalidation --- */
 
 static void inval(mem_t *m, const platform_t *p)
@@ -458,6 +486,7 @@ static Suite *mem_suite(void)
     tcase_add_test(t, holders_and_summary);
     tcase_add_test(t, hit_matches_access_levels);
     tcase_add_test(t, hit_matches_access_tlbs);
+    tcase_add_test(t, poke_words_writes_a_range);
     tcase_add_test(t, hit_matches_access_flat);
     suite_add_tcase(s, t);
     return s;

@@ -81,6 +81,9 @@ maddr_t machine_alloc(machine_t *m, int node, size_t bytes);
 void machine_release(machine_t *m, maddr_t a, size_t bytes);
 uint64_t machine_peek(const machine_t *m, maddr_t a);
 void machine_poke(machine_t *m, maddr_t a, uint64_t v);
+/* machine_poke of v[0..n) to the n words from a (one call for a whole
+ * structure: thousands of CPUs' timer bases are millions of words). */
+void machine_poke_words(machine_t *m, maddr_t a, const uint64_t *v, size_t n);
 int machine_home(const machine_t *m, maddr_t a);
 uint64_t machine_freed_writes(const machine_t *m);
 /* Kernel text. From setup: the handle of code unit `unit`, whose size the

@@ -288,6 +288,11 @@ void machine_poke(machine_t *m, maddr_t a, uint64_t v)
     machine_ops(m)->poke(m, a, v);
 }
 
+void machine_poke_words(machine_t *m, maddr_t a, const uint64_t *v, size_t n)
+{
+    machine_ops(m)->poke_words(m, a, v, n);
+}
+
 int machine_home(const machine_t *m, maddr_t a)
 {
     return machine_ops(m)->home(m, a);

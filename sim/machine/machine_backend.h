@@ -68,6 +68,7 @@ typedef struct machine_ops {
     void (*release)(machine_t *m, maddr_t a, size_t bytes);
     uint64_t (*peek)(const machine_t *m, maddr_t a);
     void (*poke)(machine_t *m, maddr_t a, uint64_t v);
+    void (*poke_words)(machine_t *m, maddr_t a, const uint64_t *v, size_t n);
     int (*home)(const machine_t *m, maddr_t a);
     uint64_t (*freed_writes)(const machine_t *m);
     void (*set_jitter)(machine_t *m, uint32_t max_cycles, unsigned long seed);

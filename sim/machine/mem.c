@@ -308,6 +308,15 @@ void mem_poke(mem_t *m, maddr_t a, uint64_t v)
     m->words[a >> 3] = v;
 }
 
+void mem_poke_words(mem_t *m, maddr_t a, const uint64_t *v, size_t n)
+{
+    if (!n)
+        return;
+    line_at(m, a); /* the two ends: allocations are contiguous */
+    line_at(m, a + (maddr_t)(8 * (n - 1)));
+    memcpy(&m->words[a >> 3], v, sizeof *v * n);
+}
+
 static int is_sharer(const line_t *l, int cpu)
 {
     return l->sharers && (l->sharers[cpu >> 6] >> (cpu & 63) & 1);

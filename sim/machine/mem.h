@@ -52,6 +52,8 @@ int mem_is_freed(const mem_t *m, maddr_t a);
  * own bookkeeping and tests. */
 uint64_t mem_peek(const mem_t *m, maddr_t a);
 void mem_poke(mem_t *m, maddr_t a, uint64_t v);
+/* mem_poke of v[0..n) to the n words from a. */
+void mem_poke_words(mem_t *m, maddr_t a, const uint64_t *v, size_t n);
 
 /* CPU cpu performs op on the line holding a. Updates the coherence state and
  * returns the cost in cycles; *kind (if not NULL) gets what was found. */

@@ -23,14 +23,17 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+enum { BASE_HEADS = TVR_SIZE + 4 * TVN_SIZE };
+
 static void init_base(machine_t *m, maddr_t b)
 {
     /* Every list head points at itself; timer_jiffies = jiffies = 0. */
-    for (int i = 0; i < TVR_SIZE + 4 * TVN_SIZE; i++) {
+    uint64_t w[2 * BASE_HEADS];
+    for (int i = 0; i < BASE_HEADS; i++) {
         maddr_t h = b + BASE_TV1 + (maddr_t)i * 16;
-        machine_poke(m, h, h);
-        machine_poke(m, h + 8, h);
+        w[2 * i] = w[2 * i + 1] = h;
     }
+    machine_poke_words(m, b + BASE_TV1, w, 2 * BASE_HEADS);
 }
 
 static const char *const kCodeNames[KCODE_N] = {

@@ -492,6 +492,13 @@ static void n_poke(machine_t *mm, maddr_t a, uint64_t v)
     __atomic_store_n(word(a), v, __ATOMIC_SEQ_CST);
 }
 
+static void n_poke_words(machine_t *mm, maddr_t a, const uint64_t *v, size_t n)
+{
+    (void)mm;
+    for (size_t i = 0; i < n; i++)
+        __atomic_store_n(word(a + (maddr_t)(8 * i)), v[i], __ATOMIC_SEQ_CST);
+}
+
 static int n_home(const machine_t *mm, maddr_t a)
 {
     const nmachine_t *m = (const nmachine_t *)mm;
@@ -549,6 +556,7 @@ static const machine_ops_t native_ops = {
     .release = n_release,
     .peek = n_peek,
     .poke = n_poke,
+    .poke_words = n_poke_words,
     .home = n_home,
     .freed_writes = n_freed_writes,
     .set_jitter = n_set_jitter,

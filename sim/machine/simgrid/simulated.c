@@ -831,6 +831,11 @@ static void sim_poke(machine_t *m, maddr_t a, uint64_t v)
     mem_poke(m->mem, a, v);
 }
 
+static void sim_poke_words(machine_t *m, maddr_t a, const uint64_t *v, size_t n)
+{
+    mem_poke_words(m->mem, a, v, n);
+}
+
 static int sim_home(const machine_t *m, maddr_t a)
 {
     return mem_home(m->mem, a);
@@ -904,6 +909,7 @@ const machine_ops_t sim_ops = {
     .release = sim_release,
     .peek = sim_peek,
     .poke = sim_poke,
+    .poke_words = sim_poke_words,
     .home = sim_home,
     .freed_writes = sim_freed_writes,
     .set_jitter = sim_set_jitter,
