@@ -101,6 +101,8 @@ typedef struct {
     uint64_t early_max; /* the latest vis of its stores applied early */
     iqe_t *iq;
     int niq, capiq;
+    uint64_t **iqw; /* the blocks of the entries' addr and val arrays, one a growth */
+    int niqw;
     uint64_t last_vis;   /* tso: when the newest buffered store is visible */
     uint64_t flushed_at; /* last processing of the whole queue */
     uint64_t iq_last;    /* when the newest queued invalidation applies */
@@ -166,10 +168,9 @@ void order_destroy(order_t *o)
         return;
     for (int i = 0; i < o->ncpus; i++) {
         ocpu_t *c = &o->cpus[i];
-        for (int k = 0; k < c->capiq; k++) {
-            free(c->iq[k].addr);
-            free(c->iq[k].val);
-        }
+        for (int k = 0; k < c->niqw; k++)
+            free(c->iqw[k]);
+        free(c->iqw);
         free(c->iq);
         free(c->sb);
     }
@@ -312,9 +313,15 @@ static iqe_t *iq_add(order_t *o, int cpu, uint64_t line, uint64_t apply_at)
     if (c->niq == c->capiq) {
         int cap = c->capiq ? 2 * c->capiq : 8;
         c->iq = xrealloc(c->iq, sizeof *c->iq * (size_t)cap);
-        for (int k = c->capiq; k < cap; k++) {
-            c->iq[k].addr = xrealloc(NULL, sizeof(maddr_t) * (size_t)o->wpl);
-            c->iq[k].val = xrealloc(NULL, sizeof(uint64_t) * (size_t)o->wpl);
+        /* the new entries' arrays in one block: thousands of CPUs' first
+         * queued invalidations are not thousands of mallocs each */
+        size_t wpl = (size_t)o->wpl;
+        uint64_t *w = xrealloc(NULL, sizeof *w * 2 * wpl * (size_t)(cap - c->capiq));
+        c->iqw = xrealloc(c->iqw, sizeof *c->iqw * (size_t)(c->niqw + 1));
+        c->iqw[c->niqw++] = w;
+        for (int k = c->capiq; k < cap; k++, w += 2 * wpl) {
+            c->iq[k].addr = w;
+            c->iq[k].val = w + wpl;
         }
         c->capiq = cap;
     }
