@@ -101,8 +101,6 @@ typedef struct {
     uint64_t early_max; /* the latest vis of its stores applied early */
     iqe_t *iq;
     int niq, capiq;
-    uint64_t **iqw; /* the blocks of the entries' addr and val arrays, one a growth */
-    int niqw;
     uint64_t last_vis;   /* tso: when the newest buffered store is visible */
     uint64_t flushed_at; /* last processing of the whole queue */
     uint64_t iq_last;    /* when the newest queued invalidation applies */
@@ -129,6 +127,8 @@ struct order {
     ocpu_t *cpus;
     uint64_t seq;
     uint64_t nstores, nfwd, nstale, nearly;
+    uint64_t **iqw; /* the blocks of the queue entries' addr and val arrays */
+    int niqw, capiqw;
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -168,12 +168,12 @@ void order_destroy(order_t *o)
         return;
     for (int i = 0; i < o->ncpus; i++) {
         ocpu_t *c = &o->cpus[i];
-        for (int k = 0; k < c->niqw; k++)
-            free(c->iqw[k]);
-        free(c->iqw);
         free(c->iq);
         free(c->sb);
     }
+    for (int k = 0; k < o->niqw; k++)
+        free(o->iqw[k]);
+    free(o->iqw);
     free(o->cpus);
     free(o->pool);
     free(o->holders);
@@ -307,24 +307,32 @@ static void iq_drop(order_t *o, int cpu, iqe_t *e)
     iq_drop_at(o, cpu, (int)(e - o->cpus[cpu].iq));
 }
 
+/* Out of line: rare, and iq_add stays small where it is inlined. */
+static __attribute__((noinline)) void iq_grow(order_t *o, ocpu_t *c)
+{
+    int cap = c->capiq ? 2 * c->capiq : 8;
+    c->iq = xrealloc(c->iq, sizeof *c->iq * (size_t)cap);
+    /* the new entries' arrays in one block: thousands of CPUs' first
+     * queued invalidations are not thousands of mallocs each */
+    size_t wpl = (size_t)o->wpl;
+    uint64_t *w = xrealloc(NULL, sizeof *w * 2 * wpl * (size_t)(cap - c->capiq));
+    if (o->niqw == o->capiqw) {
+        o->capiqw = o->capiqw ? 2 * o->capiqw : 64;
+        o->iqw = xrealloc(o->iqw, sizeof *o->iqw * (size_t)o->capiqw);
+    }
+    o->iqw[o->niqw++] = w;
+    for (int k = c->capiq; k < cap; k++, w += 2 * wpl) {
+        c->iq[k].addr = w;
+        c->iq[k].val = w + wpl;
+    }
+    c->capiq = cap;
+}
+
 static iqe_t *iq_add(order_t *o, int cpu, uint64_t line, uint64_t apply_at)
 {
     ocpu_t *c = &o->cpus[cpu];
-    if (c->niq == c->capiq) {
-        int cap = c->capiq ? 2 * c->capiq : 8;
-        c->iq = xrealloc(c->iq, sizeof *c->iq * (size_t)cap);
-        /* the new entries' arrays in one block: thousands of CPUs' first
-         * queued invalidations are not thousands of mallocs each */
-        size_t wpl = (size_t)o->wpl;
-        uint64_t *w = xrealloc(NULL, sizeof *w * 2 * wpl * (size_t)(cap - c->capiq));
-        c->iqw = xrealloc(c->iqw, sizeof *c->iqw * (size_t)(c->niqw + 1));
-        c->iqw[c->niqw++] = w;
-        for (int k = c->capiq; k < cap; k++, w += 2 * wpl) {
-            c->iq[k].addr = w;
-            c->iq[k].val = w + wpl;
-        }
-        c->capiq = cap;
-    }
+    if (c->niq == c->capiq)
+        iq_grow(o, c);
     o->hasq[cpu / 64] |= 1ull << (cpu % 64);
     sum_set(o->qsum, cpu / 64);
     iqe_t *e = &c->iq[c->niq++];
