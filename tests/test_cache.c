@@ -70,6 +70,44 @@ START_TEST(set_index_and_lru)
 }
 END_TEST
 
+/* hier_version moves with every change of an instance's tags or their
+ * order, and only then (sim_exec skips a unit's fetches while it stays). */
+START_TEST(version_moves_with_every_change)
+{
+    platform_t *p = tiny(1, -1);
+    hier_t *h = hier_create(p, NULL, NULL);
+    uint64_t v = hier_version(h, 0, CACHE_L1I);
+    ck_assert_int_eq(hier_access(h, 0, 2, HIER_CODE), -1); /* a fill */
+    ck_assert_uint_ne(hier_version(h, 0, CACHE_L1I), v);
+    v = hier_version(h, 0, CACHE_L1I);
+    ck_assert(hier_touch_private(h, 0, CACHE_L1I, 2)); /* already the most recent */
+    ck_assert_int_eq(hier_access(h, 0, 2, HIER_CODE), CACHE_L1I);
+    ck_assert(hier_holds(h, 0, CACHE_L1I, 2));
+    ck_assert_uint_eq(hier_version(h, 0, CACHE_L1I), v); /* nothing moved */
+    hier_access(h, 0, 4, HIER_CODE);                     /* 2 is second now */
+    v = hier_version(h, 0, CACHE_L1I);
+    ck_assert(hier_touch_private(h, 0, CACHE_L1I, 2)); /* moves to the front */
+    ck_assert_uint_ne(hier_version(h, 0, CACHE_L1I), v);
+    v = hier_version(h, 0, CACHE_L1I);
+    hier_access(h, 0, 4, HIER_CODE); /* back to the front: a move */
+    ck_assert_uint_ne(hier_version(h, 0, CACHE_L1I), v);
+    v = hier_version(h, 0, CACHE_L1I);
+    hier_access(h, 1, 6, HIER_CODE); /* CPU 1's l1i: not CPU 0's */
+    hier_access(h, 0, 8, HIER_DATA); /* CPU 0's data side: not its l1i */
+    ck_assert_uint_eq(hier_version(h, 0, CACHE_L1I), v);
+    hier_remove_at(h, 0, CACHE_L1I, 99); /* not there: no change */
+    ck_assert_uint_eq(hier_version(h, 0, CACHE_L1I), v);
+    hier_remove(h, 0, 2, -1, 1); /* an invalidation */
+    ck_assert_uint_ne(hier_version(h, 0, CACHE_L1I), v);
+    v = hier_version(h, 0, CACHE_L1I);
+    hier_flush_private(h, 0, NULL, NULL);
+    ck_assert_uint_ne(hier_version(h, 0, CACHE_L1I), v);
+    ck_assert_uint_eq(hier_version(h, 0, CACHE_L3), 0); /* absent */
+    hier_destroy(h);
+    free(p);
+}
+END_TEST
+
 START_TEST(capacity_eviction_and_inclusion)
 {
     platform_t *p = tiny(0, -1);
@@ -379,6 +417,7 @@ static Suite *suite(void)
     Suite *s = suite_create("cache");
     TCase *t = tcase_create("hierarchy");
     tcase_add_test(t, set_index_and_lru);
+    tcase_add_test(t, version_moves_with_every_change);
     tcase_add_test(t, capacity_eviction_and_inclusion);
     tcase_add_test(t, mem_hits_by_level_and_dirty_eviction);
     tcase_add_test(t, write_through_l1d);

@@ -45,6 +45,7 @@ typedef struct {
     uint32_t n;     /* sets in use */
     uint32_t *used; /* dense: the indexes of the sets used, in order */
     uint32_t capused;
+    uint64_t ver; /* bumped by every change of a set's tags or their order */
 } inst_t;
 
 static slot_t g_no_slot[1]; /* the table of every instance without sets */
@@ -418,6 +419,7 @@ static void fill(hier_t *h, int cpu, int l, uint64_t tag)
     int k = L->inst_of[cpu];
     uint64_t *s = set_of(L, k, tag, 1);
     uint64_t v = set_insert(s, L->ways, tag);
+    L->inst[k].ver++;
     if (v)
         evicted(h, l, k, v);
 }
@@ -442,7 +444,10 @@ static inline int access_path(hier_t *h, int cpu, uint64_t tag, hier_side_t side
         uint64_t *s = set_of(L, L->inst_of[cpu], tag, 0);
         int i = s ? set_find(s, L->ways, tag) : -1;
         if (i >= 0) {
-            set_to_front(s, i);
+            if (i > 0) {
+                set_to_front(s, i);
+                L->inst[L->inst_of[cpu]].ver++;
+            }
             found = path[k];
             break;
         }
@@ -509,6 +514,7 @@ void hier_first_promote(hier_t *h, int cpu, uint64_t tag, hier_side_t side, int 
     int l;
     uint32_t ways;
     set_to_front(first_set(h, side, cpu, tag, &l, &ways), way);
+    h->lv[l].inst[h->lv[l].inst_of[cpu]].ver++;
 }
 
 int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
@@ -531,13 +537,15 @@ int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
     if (i < 0)
         return 0;
     set_to_front(s, i);
+    L->inst[k].ver++;
     return 1;
 }
 
 void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
 {
     level_t *L = &h->lv[l];
-    set_remove(set_of(L, L->inst_of[cpu], tag, 0), L->ways, tag);
+    if (set_remove(set_of(L, L->inst_of[cpu], tag, 0), L->ways, tag))
+        L->inst[L->inst_of[cpu]].ver++;
 }
 
 void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep, int fetched)
@@ -573,7 +581,8 @@ void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag)
         int k = L->present ? L->inst_of[cpu] : 0;
         if (!L->present || L->first[k + 1] - L->first[k] > 1 || !L->inst[k].n)
             continue;
-        const inst_t *I = &L->inst[k];
+        inst_t *I = &L->inst[k];
+        I->ver++;
         for (uint32_t u = 0; u < (L->dense ? I->n : I->mask + 1); u++) {
             uint64_t *set = L->dense ? L->blk[(size_t)k * L->nsets + I->used[u]] : I->slot[u].set;
             if (!set)
@@ -608,6 +617,12 @@ uint32_t hier_cycles(const hier_t *h, int level)
 int hier_last_level(const hier_t *h)
 {
     return h->last;
+}
+
+uint64_t hier_version(const hier_t *h, int cpu, cache_level_t l)
+{
+    const level_t *L = &h->lv[l];
+    return L->present ? L->inst[L->inst_of[cpu]].ver : 0;
 }
 
 int hier_holds(const hier_t *h, int cpu, cache_level_t l, uint64_t tag)

@@ -63,6 +63,11 @@ int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
  * no l1i), which skips looking there; debug builds check it (abort). */
 void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep, int fetched);
 
+/* A number that changes whenever the tags of cpu's instance of level l, or
+ * their LRU order, change (0 for an absent level): equal twice, and
+ * nothing in that instance moved in between. */
+uint64_t hier_version(const hier_t *h, int cpu, cache_level_t l);
+
 /* Removes tag from cpu's instance of level l only (no inclusion). */
 void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
 

@@ -663,6 +663,13 @@ int mem_fetch_code_private_hit(mem_t *m, int cpu, maddr_t a)
     return hier_touch_private(m->hier, cpu, CACHE_L1I, a >> m->line_shift);
 }
 
+uint64_t mem_code_version(const mem_t *m, int cpu)
+{
+    return m->hier && m->p->cache[CACHE_L1I].bytes && !m->tlb
+               ? hier_version(m->hier, cpu, CACHE_L1I) + 1
+               : 0;
+}
+
 /* cpu stops holding line l (a dirty line is written back: memory has its
  * words already). Returns 0 when cpu did not hold it. */
 static int let_go(line_t *l, int cpu)

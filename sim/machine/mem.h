@@ -78,6 +78,11 @@ uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind, int *lev
  * LRU updated, as mem_fetch_code would), else 0 (nothing changed). */
 int mem_fetch_code_private_hit(mem_t *m, int cpu, maddr_t a);
 
+/* What mem_fetch_code_private_hit answers for cpu depends on nothing but
+ * this number while it stays the same (its l1i's tags and their order):
+ * 0 when that cannot be told (no l1i, or TLBs, whose state counts too). */
+uint64_t mem_code_version(const mem_t *m, int cpu);
+
 /* Empties cpu's cache (dirty lines are written back at no cost to anyone):
  * every data line it holds (and code line, with_code), in every level, but
  * those that a shared level keeps for another CPU, and every foreign line

@@ -482,13 +482,19 @@ static void sim_exec(cpu_t *c, int code)
     machine_t *m = c->m;
     if (code < 0 || code >= m->ncode)
         return;
+    uint64_t ver = code < CODE_MEMO ? mem_code_version(m->mem, c->id) : 0;
+    if (ver && c->code_ver[code] == ver) { /* the loop below would change nothing */
+        c->an.code_lines += m->code[code].lines;
+        return;
+    }
     maddr_t a = m->code[code].addr;
-    int line = m->p->line_bytes;
+    int line = m->p->line_bytes, private = 1;
     for (uint64_t i = 0; i < m->code[code].lines; i++, a += (maddr_t)line) {
         if (mem_fetch_code_private_hit(m->mem, c->id, a)) { /* free and private: no step */
             c->an.code_lines++;
             continue;
         }
+        private = 0;
         poll_irq(c);
         sync_step(c);
         if (m->noise)
@@ -506,6 +512,8 @@ static void sim_exec(cpu_t *c, int code)
             paje_code(m->paje, c->id, c->now, cost);
         c->now += cost;
     }
+    if (ver && private && mem_code_version(m->mem, c->id) == ver)
+        c->code_ver[code] = ver;
 }
 
 /* machine_code: the unit's lines, laid out in text_node's memory once. */

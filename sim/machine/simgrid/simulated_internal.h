@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+enum { CODE_MEMO = 16 }; /* code units whose fetches sim_exec can skip */
+
 struct cpu {
     const machine_ops_t *ops; /* first: see machine_backend.h */
     int id, node;
@@ -30,6 +32,10 @@ struct cpu {
     /* data hits by level, at [level + 1] ([0]: no level, not counted):
      * an.hit_level without a test per access (sim_anatomy copies them) */
     uint64_t lvl_hits[CACHE_NLEVELS + 1];
+    /* [unit]: mem_code_version when a fetch of the whole unit found every
+     * line private and changed nothing: then a fetch at the same version
+     * would do the same (sim_exec skips it) */
+    uint64_t code_ver[CODE_MEMO];
 };
 
 /* A code unit of machine_code: its lines in text_node's memory. */
