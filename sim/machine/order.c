@@ -106,6 +106,8 @@ typedef struct {
     uint64_t iq_last;    /* when the newest queued invalidation applies */
 } ocpu_t;
 
+enum { QLINE_SLOTS = 1024 };
+
 struct order {
     platform_model_t model;
     const platform_t *p;
@@ -127,6 +129,10 @@ struct order {
     ocpu_t *cpus;
     uint64_t seq;
     uint64_t nstores, nfwd, nstale, nearly;
+    /* [line % QLINE_SLOTS]: queued invalidations of the lines there, in
+     * every CPU's queue: 0, and no queue can hold the line (a store then
+     * visits its holders only) */
+    uint32_t qlines[QLINE_SLOTS];
     uint64_t **iqw; /* the blocks of the queue entries' addr and val arrays */
     int niqw, capiqw;
 };
@@ -166,6 +172,15 @@ void order_destroy(order_t *o)
 {
     if (!o)
         return;
+#ifndef NDEBUG /* qlines counts every queue's entries (debug builds check it) */
+    uint64_t queued = 0, counted = 0;
+    for (int i = 0; i < o->ncpus; i++)
+        queued += (uint64_t)o->cpus[i].niq;
+    for (int k = 0; k < QLINE_SLOTS; k++)
+        counted += o->qlines[k];
+    if (queued != counted)
+        abort();
+#endif
     for (int i = 0; i < o->ncpus; i++) {
         ocpu_t *c = &o->cpus[i];
         free(c->iq);
@@ -269,7 +284,10 @@ static void sum_set(uint64_t *sum, int w)
 static void iq_clear(order_t *o, int cpu)
 {
     int w = cpu / 64;
-    o->cpus[cpu].niq = 0;
+    ocpu_t *c = &o->cpus[cpu];
+    for (int k = 0; k < c->niq; k++)
+        o->qlines[c->iq[k].line % QLINE_SLOTS]--;
+    c->niq = 0;
     o->hasq[w] &= ~(1ull << (cpu % 64));
     if (!o->hasq[w])
         o->qsum[w / 64] &= ~(1ull << (w % 64));
@@ -279,6 +297,7 @@ static void iq_clear(order_t *o, int cpu)
 static void iq_drop_at(order_t *o, int cpu, int k)
 {
     ocpu_t *c = &o->cpus[cpu];
+    o->qlines[c->iq[k].line % QLINE_SLOTS]--;
     iqe_t tmp = c->iq[k];
     c->iq[k] = c->iq[--c->niq];
     c->iq[c->niq] = tmp;
@@ -335,6 +354,7 @@ static iqe_t *iq_add(order_t *o, int cpu, uint64_t line, uint64_t apply_at)
         iq_grow(o, c);
     o->hasq[cpu / 64] |= 1ull << (cpu % 64);
     sum_set(o->qsum, cpu / 64);
+    o->qlines[line % QLINE_SLOTS]++;
     iqe_t *e = &c->iq[c->niq++];
     e->line = line;
     e->apply_at = apply_at;
@@ -354,6 +374,8 @@ static void iq_keep(iqe_t *e, maddr_t a, uint64_t old)
 
 static void drop_line_everywhere(order_t *o, uint64_t line)
 {
+    if (!o->qlines[line % QLINE_SLOTS])
+        return; /* in no queue */
     for (int j = 0; j < o->sw; j++)
         for (uint64_t ws = o->qsum[j]; ws; ws &= ws - 1) {
             int w = j * 64 + __builtin_ctzll(ws);
@@ -402,13 +424,15 @@ static void invalidate_one(order_t *o, const sbe_t *e, int r, int wn, const uint
 static void queue_invalidations(order_t *o, const sbe_t *e, const uint64_t *h, const uint64_t *hs,
                                 uint64_t old)
 {
-    if (o->sw == 1 && !(hs[0] | o->qsum[0]))
-        return; /* nobody else held the line, nobody has a queue: most stores */
+    /* the CPUs with a queue matter only if a queue may hold the line */
+    uint64_t qm = o->qlines[e->line % QLINE_SLOTS] ? ~0ull : 0;
+    if (o->sw == 1 && !(hs[0] | (o->qsum[0] & qm)))
+        return; /* nobody else held the line, no queue holds it: most stores */
     int wn = o->p->cpu_node[e->cpu];
     for (int j = 0; j < o->sw; j++)
-        for (uint64_t ws = hs[j] | o->qsum[j]; ws; ws &= ws - 1) {
+        for (uint64_t ws = hs[j] | (o->qsum[j] & qm); ws; ws &= ws - 1) {
             int w = j * 64 + __builtin_ctzll(ws);
-            uint64_t m = h[w] | o->hasq[w];
+            uint64_t m = h[w] | (o->hasq[w] & qm);
             if (e->cpu / 64 == w)
                 m &= ~(1ull << (e->cpu % 64));
             for (; m; m &= m - 1)
@@ -554,17 +578,22 @@ __attribute__((always_inline)) inline void order_before_store(order_t *o, int cp
     mem_holders(o->mem, a, cpu, o->scratch, (size_t)o->hw, o->ssum); /* every CPU but cpu */
 }
 
-/* Would settling a store whose holders' summary is hs change nothing but
- * its word? On weak, only if nobody has a queue and (for a plain store)
- * nobody else held the line. */
-static inline int settles_alone(const order_t *o, int release, const uint64_t *hs)
+/* Would settling a store to line whose holders' summary is hs change
+ * nothing but its word? On weak, only if no queue may hold the line (a
+ * stale copy there would keep the old value, or a release drops it) and,
+ * for a plain store, nobody else held the line. */
+static inline int settles_alone(const order_t *o, int release, const uint64_t *hs, uint64_t line)
 {
     if (o->model != PLATFORM_WEAK)
         return 1;
+    if (o->qlines[line % QLINE_SLOTS])
+        return 0; /* a queue may hold the line: its stale copy would change */
+    if (release)
+        return 1;
     if (o->sw == 1) /* up to 4096 CPUs */
-        return !(o->qsum[0] | (release ? 0 : hs[0]));
+        return !hs[0];
     for (int j = 0; j < o->sw; j++)
-        if (o->qsum[j] | (release ? 0 : hs[j]))
+        if (hs[j])
             return 0;
     return 1;
 }
@@ -599,7 +628,8 @@ static void settle_ahead(order_t *o, int cpu, uint64_t upto)
     while (o->nheap && o->heap[0].vis <= upto) {
         int id = o->heap[0].id;
         const sbe_t *e = &o->pool[id];
-        if (e->cpu != cpu || !settles_alone(o, e->release, &o->hsum[(size_t)id * (size_t)o->sw]) ||
+        if (e->cpu != cpu ||
+            !settles_alone(o, e->release, &o->hsum[(size_t)id * (size_t)o->sw], e->line) ||
             !note_early(o, c, e->a, e->line, e->vis))
             return;
         heap_pop(o);
@@ -625,7 +655,7 @@ __attribute__((always_inline)) inline void order_store(order_t *o, int cpu, madd
     o->nstores++;
     if (quiet_until >= vis && vis > t) { /* see "Early visibility" */
         settle_ahead(o, cpu, vis);
-        if ((!o->nheap || o->heap[0].vis > vis) && settles_alone(o, release, o->ssum) &&
+        if ((!o->nheap || o->heap[0].vis > vis) && settles_alone(o, release, o->ssum, line) &&
             note_early(o, c, a, line, vis)) {
             mem_poke(o->mem, a, v);
             return;
