@@ -73,6 +73,8 @@ typedef struct {
     int nchunks;
     int *inst_of; /* [ncpus] */
     int by_cpu;   /* inst_of[cpu] == cpu for every CPU (a private level) */
+    int fast;     /* by_cpu, dense, nsets a power of two: cpu_set's one load */
+    int shift;    /* log2(nsets), when fast */
     int *members; /* CPUs by instance: members[first[i] .. first[i+1]) */
     int *first;   /* [ninst + 1] */
 } level_t;
@@ -195,6 +197,9 @@ hier_t *hier_create(const platform_t *p, hier_drop_fn drop, void *ctx)
                                   (h->npath[1] && l == h->path[1][0]));
         if (L->dense)
             L->blk = zmap_get(L->blk_bytes, &L->blk_bytes, ZMAP_HUGE | ZMAP_NORESERVE);
+        L->fast = L->dense && L->by_cpu && (L->mask || L->nsets == 1);
+        while (L->fast && (1u << L->shift) < L->nsets)
+            L->shift++;
     }
     for (int side = 0; side < 2; side++) {
         if (!h->npath[side])
@@ -351,6 +356,17 @@ static inline uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
     return s;
 }
 
+/* set_of for cpu's instance of L. */
+static inline uint64_t *cpu_set(level_t *L, int cpu, uint64_t tag, int create)
+{
+    if (__builtin_expect(L->fast, 1)) {
+        uint64_t *s = L->blk[((size_t)cpu << L->shift) + (tag & L->mask)];
+        if (__builtin_expect(s || !create, 1))
+            return s;
+    }
+    return set_of(L, L->inst_of[cpu], tag, create);
+}
+
 static int set_find(const uint64_t *s, uint32_t ways, uint64_t tag)
 {
     for (uint32_t i = 0; i < ways && s[i]; i++)
@@ -416,8 +432,8 @@ static void evicted(hier_t *h, int l, int k, uint64_t v)
 static void fill(hier_t *h, int cpu, int l, uint64_t tag)
 {
     level_t *L = &h->lv[l];
-    int k = L->inst_of[cpu];
-    uint64_t *s = set_of(L, k, tag, 1);
+    int k = L->by_cpu ? cpu : L->inst_of[cpu];
+    uint64_t *s = cpu_set(L, cpu, tag, 1);
     uint64_t v = set_insert(s, L->ways, tag);
     L->inst[k].ver++;
     if (v)
@@ -441,7 +457,7 @@ static inline int access_path(hier_t *h, int cpu, uint64_t tag, hier_side_t side
 #endif
             continue;
         }
-        uint64_t *s = set_of(L, L->inst_of[cpu], tag, 0);
+        uint64_t *s = cpu_set(L, cpu, tag, 0);
         int i = s ? set_find(s, L->ways, tag) : -1;
         if (i >= 0) {
             if (i > 0) {
@@ -544,7 +560,7 @@ int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
 void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
 {
     level_t *L = &h->lv[l];
-    if (set_remove(set_of(L, L->inst_of[cpu], tag, 0), L->ways, tag))
+    if (set_remove(cpu_set(L, cpu, tag, 0), L->ways, tag))
         L->inst[L->inst_of[cpu]].ver++;
 }
 
