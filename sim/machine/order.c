@@ -533,7 +533,8 @@ __attribute__((always_inline)) inline order_src_t order_load(order_t *o, int cpu
 void order_process_queue(order_t *o, int cpu, uint64_t t)
 {
     ocpu_t *c = &o->cpus[cpu];
-    iq_clear(o, cpu);
+    if (c->niq) /* else hasq's bit is clear already */
+        iq_clear(o, cpu);
     if (t > c->flushed_at)
         c->flushed_at = t;
 }

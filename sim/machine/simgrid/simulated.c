@@ -288,14 +288,15 @@ static void ord_drain(cpu_t *c, maddr_t a, int whole)
 }
 
 /* The first cycle at which another CPU may act: c holds the baton (the
- * earliest key), so every other CPU's next step is at its key or later (the
- * heap has two sentinels after it). A spinner that a store wakes could come
- * sooner: none may be watching. */
+ * earliest key), so every other CPU's next step is at its key or later,
+ * the least of which is m->bound (heap_bound; 0 under the reference
+ * scheduler, which then applies no store early). A spinner that a store
+ * wakes could come sooner: none may be watching. */
 static inline uint64_t quiet_until(const machine_t *m, const cpu_t *c)
 {
     if (m->nwatch || m->heap[0].cpu != c->id)
         return 0;
-    uint64_t k = m->heap[1].key < m->heap[2].key ? m->heap[1].key : m->heap[2].key;
+    uint64_t k = m->bound;
     return k == UINT64_MAX ? UINT64_MAX : k >> m->kshift;
 }
 
