@@ -264,7 +264,7 @@ static void sim_work(cpu_t *c, uint64_t cycles);
 
 static void pay_hit(cpu_t *c)
 {
-    uint64_t cost = mem_spin_hit_cycles(c->m->mem); /* l1d's latency, or hit_cycles */
+    uint64_t cost = c->m->spin_hit; /* l1d's latency, or hit_cycles */
     c->an.n[MEM_HIT]++;
     c->lvl_hits[CACHE_L1D + 1]++;
     c->an.cycles[MEM_HIT] += cost;
@@ -336,7 +336,7 @@ static inline __attribute__((always_inline)) void ord_write(cpu_t *c, maddr_t a,
     if (!mem_hit(m->mem, c->id, a, MEM_WRITE, &cost))
         cost = mem_access(m->mem, c->id, a, MEM_WRITE, &kind);
     order_store(m->order, c->id, a, v, start, cost, rel, quiet_until(m, c));
-    uint64_t hit = mem_spin_hit_cycles(m->mem); /* into the store buffer */
+    uint64_t hit = m->spin_hit; /* into the store buffer */
     c->an.n[kind]++;
     count_level(c);
     c->an.cycles[kind] += hit; /* the CPU goes on; the transaction runs */

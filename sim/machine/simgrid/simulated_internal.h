@@ -76,10 +76,11 @@ struct machine {
     int ended;      /* CPUs whose actor is done */
     order_t *order; /* store buffers, invalidate queues; NULL on sc */
     /* the cache levels' mechanisms, when the platform has them */
-    int levels;     /* mem_has_levels() */
-    int tlbs;       /* mem_has_tlbs() */
-    int noise;      /* a noise footprint: mem_footprint_time at every step */
-    int spin_exact; /* mem_spin_exact(): the spin fast-forward may skip hits */
+    int levels;        /* mem_has_levels() */
+    uint32_t spin_hit; /* mem_spin_hit_cycles(): a hit in the store buffer's terms */
+    int tlbs;          /* mem_has_tlbs() */
+    int noise;         /* a noise footprint: mem_footprint_time at every step */
+    int spin_exact;    /* mem_spin_exact(): the spin fast-forward may skip hits */
     sim_code_t *code;
     int ncode;
     coro_t boot_co; /* the boot actor's own stack, while the CPUs run */

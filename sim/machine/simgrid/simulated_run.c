@@ -72,6 +72,7 @@ static void boot_main(int argc, char **argv)
     m->mem = mem_create(m->p);
     m->levels = mem_has_levels(m->mem);
     m->tlbs = mem_has_tlbs(m->mem);
+    m->spin_hit = mem_spin_hit_cycles(m->mem);
     m->noise = m->levels && m->p->footprint.noise_per_mcycle > 0;
     m->spin_exact = mem_spin_exact(m->mem);
     if (m->p->memory_model != PLATFORM_SC)
