@@ -373,7 +373,10 @@ static void note_held(mem_t *m, int cpu, uint64_t line)
         for (size_t i = 0; i < k; i++)
             m->lines[h->v[i]].pad &= (uint16_t)~PAD_MARK;
         h->n = k;
-        if (h->n * 2 >= h->cap) { /* also grows the first, empty list */
+        /* more than a quarter still held: grow, so that a compaction's walk
+         * is paid for by at least cap * 3/4 notes (also grows the first,
+         * empty list) */
+        if (h->n * 4 >= h->cap) {
             h->cap = h->cap ? h->cap * 2 : 64;
             h->v = realloc(h->v, sizeof *h->v * h->cap);
             if (!h->v)
