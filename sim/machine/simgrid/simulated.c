@@ -113,12 +113,19 @@ static void __attribute__((noinline)) sync_step_slow(cpu_t *c, uint64_t key)
     }
 }
 
-/* Every access starts here. Inlined: most steps end at the first test. */
+/* Every access starts here. Inlined: most steps end at the first test.
+ * key < bound means c is still the root: c's key in the heap is at most
+ * key (time only grows), and every entry but the root's is at least the
+ * bound, the least of the root's children. */
 static inline __attribute__((always_inline)) void sync_step(cpu_t *c)
 {
     machine_t *m = c->m;
     uint64_t key = (c->now << m->kshift) | (uint64_t)c->id;
-    if (c->now < m->limit && key < m->bound && m->heap[0].cpu == c->id) {
+    if (c->now < m->limit && key < m->bound) {
+#ifndef NDEBUG /* the argument above, checked in debug builds (the sanitizers') */
+        if (m->heap[0].cpu != c->id)
+            abort();
+#endif
         m->heap[0].key = key; /* still the earliest */
         return;
     }
