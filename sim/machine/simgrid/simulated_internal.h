@@ -69,7 +69,7 @@ struct machine {
     const machine_hooks_t *hooks;
     err_t *err;
     int rc;
-    uint64_t accesses, switches, batched;
+    uint64_t switches, batched;
     int nwatch;
     int *watchers;  /* CPUs in cpu_spin_while_eq's fast-forward */
     paje_t *paje;   /* NULL unless a Paje trace is written */
