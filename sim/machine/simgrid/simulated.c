@@ -207,11 +207,10 @@ static void wake_watchers(machine_t *m, cpu_t *w, uint64_t line, uint64_t start)
 
 /* --- steps --- */
 
-/* Pays one access that starts at c->now, and counts it by kind. */
-/* A data hit's level, for the anatomy (after mem_access). */
-static inline void count_level(cpu_t *c)
+/* A data hit's level, for the anatomy (after mem_hit or mem_access). */
+static inline void count_level(cpu_t *c, const mem_t *mem)
 {
-    c->lvl_hits[mem_last_level(c->m->mem) + 1]++; /* -1 (no levels, a miss): slot 0 */
+    c->lvl_hits[mem_last_level(mem) + 1]++; /* -1 (no levels, a miss): slot 0 */
 }
 
 /* The translation of the last mem_access or mem_fetch_code, for the
@@ -225,6 +224,7 @@ static void count_translation(cpu_t *c)
     c->an.tlb_cycles += cost;
 }
 
+/* Pays one access that starts at c->now, and counts it by kind. */
 static inline __attribute__((always_inline)) void pay(cpu_t *c, maddr_t a, mem_op_t op)
 {
     mem_kind_t kind;
@@ -241,7 +241,7 @@ static inline __attribute__((always_inline)) void pay(cpu_t *c, maddr_t a, mem_o
     }
     c->an.n[kind]++;
     c->an.cycles[kind] += cost;
-    count_level(c);
+    count_level(c, mem);
     if (c->m->paje)
         paje_miss(c->m->paje, c->id, c->now, kind, cost);
     c->now += cost;
@@ -343,7 +343,7 @@ static inline __attribute__((always_inline)) void ord_write(cpu_t *c, maddr_t a,
     order_store(m->order, c->id, a, v, start, cost, rel, quiet_until(m, c));
     uint64_t hit = m->spin_hit; /* into the store buffer */
     c->an.n[kind]++;
-    count_level(c);
+    count_level(c, m->mem);
     c->an.cycles[kind] += hit; /* the CPU goes on; the transaction runs */
     if (m->paje)
         paje_miss(m->paje, c->id, c->now, kind, (uint32_t)hit);
