@@ -248,7 +248,7 @@ static trace_t random_run(platform_model_t model, double queue, int early, uint6
             mix(&tr, order_peek(f.o, w[i]));
         next[c] = t + 1 + rnd(&x) % 12 + (rnd(&x) % 8 ? 0 : 100 + rnd(&x) % 300); /* bursts */
     }
-    order_settle(f.o, UINT64_MAX);
+    order_settle_all(f.o);
     for (int i = 0; i < NW; i++)
         mix(&tr, mem_peek(f.mem, w[i]));
     uint64_t st;

@@ -483,8 +483,13 @@ __attribute__((always_inline)) inline void order_settle(order_t *o, uint64_t t)
 {
     if (o->nheap && o->heap[0].vis <= t) /* before most accesses, nothing is due */
         settle_due(o, t);
-    if (t > o->floor && t != UINT64_MAX)
+    if (t > o->floor)
         o->floor = t;
+}
+
+void order_settle_all(order_t *o)
+{
+    settle_due(o, UINT64_MAX); /* the floor stays: nothing comes after */
 }
 
 __attribute__((always_inline)) inline order_src_t order_load(order_t *o, int cpu, maddr_t a,

@@ -32,6 +32,9 @@ platform_model_t order_model(const order_t *o);
  * visible (in the order of their visibility), queueing the invalidations
  * that other CPUs have not processed yet. Call before every access at t. */
 void order_settle(order_t *o, uint64_t t);
+/* Makes every buffered store visible, at the end of a run (order_settle
+ * of an access's cycle, t < UINT64_MAX, is the one to call before it). */
+void order_settle_all(order_t *o);
 
 /* Where a load of cpu at cycle t finds a's value, returned in *v: */
 typedef enum {

@@ -144,7 +144,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     simgrid_run();
     int rc = m->rc;
     if (m->order) { /* every store reaches memory before finish() looks */
-        order_settle(m->order, UINT64_MAX);
+        order_settle_all(m->order);
         if (getenv("NUMASIM_ORDER_DEBUG")) {
             uint64_t st, fw, sl, ea;
             order_counts(m->order, &st, &fw, &sl, &ea);
