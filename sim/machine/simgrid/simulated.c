@@ -300,7 +300,15 @@ static void ord_drain(cpu_t *c, maddr_t a, int whole)
  * wakes could come sooner: none may be watching. */
 static inline uint64_t quiet_until(const machine_t *m, const cpu_t *c)
 {
-    if (m->nwatch || m->heap[0].cpu != c->id)
+    /* c is the root: it has just passed sync_step, and nothing since moved
+     * the heap (debug builds check it) */
+#ifndef NDEBUG
+    if (!m->always_yield && m->heap[0].cpu != c->id)
+        abort();
+#else
+    (void)c;
+#endif
+    if (m->nwatch)
         return 0;
     uint64_t k = m->bound;
     return k == UINT64_MAX ? UINT64_MAX : k >> m->kshift;
