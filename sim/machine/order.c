@@ -569,10 +569,11 @@ uint64_t order_line_drained_at(const order_t *o, int cpu, maddr_t a)
     return at;
 }
 
-__attribute__((always_inline)) inline void order_before_store(order_t *o, int cpu, maddr_t a,
-                                                              uint64_t t)
+/* order_before_store; owned: cpu owns the line (its store is a hit), so
+ * no other CPU holds it and mem need not be asked. */
+static inline __attribute__((always_inline)) void before_store(order_t *o, int cpu, maddr_t a,
+                                                               int owned)
 {
-    (void)t;
     if (o->model != PLATFORM_WEAK)
         return;
     uint64_t line = line_of(o, a);
@@ -581,7 +582,28 @@ __attribute__((always_inline)) inline void order_before_store(order_t *o, int cp
     iqe_t *e = o->cpus[cpu].niq ? iq_find(o, cpu, line) : NULL;
     if (e)
         iq_drop(o, cpu, e);
-    mem_holders(o->mem, a, cpu, o->scratch, (size_t)o->hw, o->ssum); /* every CPU but cpu */
+    if (!owned) {
+        mem_holders(o->mem, a, cpu, o->scratch, (size_t)o->hw, o->ssum); /* every CPU but cpu */
+    } else if (o->hw == 1) {
+        o->scratch[0] = o->ssum[0] = 0;
+    } else {
+        memset(o->scratch, 0, sizeof *o->scratch * (size_t)o->hw);
+        memset(o->ssum, 0, sizeof *o->ssum * (size_t)o->sw);
+    }
+}
+
+__attribute__((always_inline)) inline void order_before_store(order_t *o, int cpu, maddr_t a,
+                                                              uint64_t t)
+{
+    (void)t;
+    before_store(o, cpu, a, 0);
+}
+
+__attribute__((always_inline)) inline void order_before_owned_store(order_t *o, int cpu, maddr_t a,
+                                                                    uint64_t t)
+{
+    (void)t;
+    before_store(o, cpu, a, 1);
 }
 
 /* Would settling a store to line whose holders' summary is hs change

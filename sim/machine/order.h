@@ -59,6 +59,9 @@ uint64_t order_line_drained_at(const order_t *o, int cpu, maddr_t a);
  * (mem_access): notes which CPUs hold the line (their copies go stale) and
  * applies cpu's own queued invalidation of that line. */
 void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t);
+/* The same when cpu owns the line (mem_hit of its write said so): nobody
+ * else holds it, and mem is not asked. */
+void order_before_owned_store(order_t *o, int cpu, maddr_t a, uint64_t t);
 /* Buffers cpu's store of v to a, issued at cycle t, whose coherence
  * transaction takes cost cycles. release: a release store, visible to
  * every CPU at once (the caller has waited for order_drained_at first).

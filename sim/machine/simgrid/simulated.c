@@ -343,11 +343,14 @@ static inline __attribute__((always_inline)) void ord_write(cpu_t *c, maddr_t a,
     sync_step(c);
     order_settle(m->order, c->now);
     uint64_t start = c->now;
-    order_before_store(m->order, c->id, a, start);
     mem_kind_t kind = MEM_HIT;
     uint32_t cost;
-    if (!mem_hit(m->mem, c->id, a, MEM_WRITE, &cost))
+    if (mem_hit(m->mem, c->id, a, MEM_WRITE, &cost)) { /* changes nothing the order model reads */
+        order_before_owned_store(m->order, c->id, a, start);
+    } else {
+        order_before_store(m->order, c->id, a, start);
         cost = mem_access(m->mem, c->id, a, MEM_WRITE, &kind);
+    }
     order_store(m->order, c->id, a, v, start, cost, rel, quiet_until(m, c));
     uint64_t hit = m->spin_hit; /* into the store buffer */
     c->an.n[kind]++;
