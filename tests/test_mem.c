@@ -208,7 +208,8 @@ START_TEST(freed_writes_counted)
 END_TEST
 
 /* mem_poke_words is n mem_pokes: the words between change, the ones
- * around do not, and no access is counted. */
+ * around do not, and no access is counted; mem_word and mem_set_word see
+ * the same words. */
 static void poke_words(mem_t *m, const platform_t *p)
 {
     (void)p;
@@ -225,6 +226,9 @@ static void poke_words(mem_t *m, const platform_t *p)
     for (int i = 0; i < 40; i++)
         ck_assert_uint_eq(mem_peek(m, a + 16 + 8 * (maddr_t)i), 1000u + (uint64_t)i);
     ck_assert_uint_eq(mem_peek(m, a + 8 * 42), 9);
+    ck_assert_uint_eq(mem_word(m, a + 8 * 42), 9); /* the unchecked views */
+    mem_set_word(m, a + 8 * 43, 11);
+    ck_assert_uint_eq(mem_peek(m, a + 8 * 43), 11);
     for (int k = 0; k < MEM_NKINDS; k++)
         ck_assert_uint_eq(mem_count(m, (mem_kind_t)k), 0);
 }

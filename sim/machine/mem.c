@@ -296,6 +296,16 @@ int mem_is_freed(const mem_t *m, maddr_t a)
     return line_at(m, a)->freed;
 }
 
+__attribute__((always_inline)) inline uint64_t mem_word(const mem_t *m, maddr_t a)
+{
+    return m->words[a >> 3];
+}
+
+__attribute__((always_inline)) inline void mem_set_word(mem_t *m, maddr_t a, uint64_t v)
+{
+    m->words[a >> 3] = v;
+}
+
 uint64_t mem_peek(const mem_t *m, maddr_t a)
 {
     line_at(m, a);

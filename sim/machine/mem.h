@@ -51,6 +51,11 @@ int mem_is_freed(const mem_t *m, maddr_t a);
 /* Cost-free views of the value of the 8-byte word at a, for the simulator's
  * own bookkeeping and tests. */
 uint64_t mem_peek(const mem_t *m, maddr_t a);
+/* mem_peek and mem_poke without the check that a was ever allocated, for
+ * an a that an access has just reached (mem_hit or mem_access checked it).
+ * No access changes a word: the value is the one at the access's start. */
+uint64_t mem_word(const mem_t *m, maddr_t a);
+void mem_set_word(mem_t *m, maddr_t a, uint64_t v);
 void mem_poke(mem_t *m, maddr_t a, uint64_t v);
 /* mem_poke of v[0..n) to the n words from a. */
 void mem_poke_words(mem_t *m, maddr_t a, const uint64_t *v, size_t n);

@@ -454,7 +454,7 @@ static void sb_remove(ocpu_t *c, int id)
 static void retire(order_t *o, int id)
 {
     const sbe_t *e = &o->pool[id];
-    mem_poke(o->mem, e->a, e->v);
+    mem_set_word(o->mem, e->a, e->v); /* order_store came after the access */
     sb_remove(&o->cpus[e->cpu], id);
     o->freel[o->nfree++] = id;
 }
@@ -470,7 +470,7 @@ static void settle_due(order_t *o, uint64_t t)
                 drop_line_everywhere(o, e->line);
             else
                 queue_invalidations(o, e, &o->holders[(size_t)id * (size_t)o->hw],
-                                    &o->hsum[(size_t)id * (size_t)o->sw], mem_peek(o->mem, e->a));
+                                    &o->hsum[(size_t)id * (size_t)o->sw], mem_word(o->mem, e->a));
         }
         retire(o, id);
     }
@@ -685,7 +685,7 @@ __attribute__((always_inline)) inline void order_store(order_t *o, int cpu, madd
         settle_ahead(o, cpu, vis);
         if ((!o->nheap || o->heap[0].vis > vis) && settles_alone(o, release, o->ssum, line) &&
             note_early(o, c, a, line, vis)) {
-            mem_poke(o->mem, a, v);
+            mem_set_word(o->mem, a, v); /* after the access: see order.h */
             return;
         }
     }

@@ -63,7 +63,8 @@ void order_before_store(order_t *o, int cpu, maddr_t a, uint64_t t);
  * else holds it, and mem is not asked. */
 void order_before_owned_store(order_t *o, int cpu, maddr_t a, uint64_t t);
 /* Buffers cpu's store of v to a, issued at cycle t, whose coherence
- * transaction takes cost cycles. release: a release store, visible to
+ * transaction takes cost cycles (call it after that access: mem_hit or
+ * mem_access, which checked a). release: a release store, visible to
  * every CPU at once (the caller has waited for order_drained_at first).
  * quiet_until: no other CPU acts (reads, writes, spins) before this cycle,
  * as far as the caller's scheduler knows (0: unknown); it lets a store

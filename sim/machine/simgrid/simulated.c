@@ -322,8 +322,8 @@ static inline __attribute__((always_inline)) uint64_t ord_read(cpu_t *c, maddr_t
     order_settle(o, c->now);
     uint64_t v;
     if (order_load(o, c->id, a, c->now, &v) == ORDER_FROM_MEM) {
-        v = mem_peek(c->m->mem, a);
         pay(c, a, MEM_READ);
+        v = mem_word(c->m->mem, a);
     } else {
         pay_hit(c);
     }
@@ -409,9 +409,8 @@ static uint64_t sim_read(cpu_t *c, maddr_t a)
         return ord_read(c, a, 0);
     poll_irq(c);
     sync_step(c);
-    uint64_t v = mem_peek(c->m->mem, a); /* the value at the access's start */
     pay(c, a, MEM_READ);
-    return v;
+    return mem_word(c->m->mem, a); /* the value at the access's start */
 }
 
 static void sim_write(cpu_t *c, maddr_t a, uint64_t v)
@@ -421,7 +420,7 @@ static void sim_write(cpu_t *c, maddr_t a, uint64_t v)
         return;
     }
     step(c, a, MEM_WRITE);
-    mem_poke(c->m->mem, a, v);
+    mem_set_word(c->m->mem, a, v);
 }
 
 static uint64_t sim_read_acquire(cpu_t *c, maddr_t a)
@@ -445,8 +444,8 @@ static uint64_t sim_xchg(cpu_t *c, maddr_t a, uint64_t v, cpu_order_t o)
         ord_rmw(c, a, o);
     else
         step(c, a, MEM_RMW);
-    uint64_t old = mem_peek(c->m->mem, a);
-    mem_poke(c->m->mem, a, v);
+    uint64_t old = mem_word(c->m->mem, a);
+    mem_set_word(c->m->mem, a, v);
     if (c->m->order)
         ord_rmw_end(c, o);
     return old;
@@ -458,9 +457,9 @@ static int sim_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv, cpu_order
         ord_rmw(c, a, o);
     else
         step(c, a, MEM_RMW);
-    int ok = mem_peek(c->m->mem, a) == old;
+    int ok = mem_word(c->m->mem, a) == old;
     if (ok)
-        mem_poke(c->m->mem, a, nv);
+        mem_set_word(c->m->mem, a, nv);
     if (c->m->order)
         ord_rmw_end(c, o);
     return ok;
@@ -472,8 +471,8 @@ static uint64_t sim_fetch_add(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o)
         ord_rmw(c, a, o);
     else
         step(c, a, MEM_RMW);
-    uint64_t old = mem_peek(c->m->mem, a);
-    mem_poke(c->m->mem, a, old + d);
+    uint64_t old = mem_word(c->m->mem, a);
+    mem_set_word(c->m->mem, a, old + d);
     if (c->m->order)
         ord_rmw_end(c, o);
     return old;
