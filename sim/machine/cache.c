@@ -525,7 +525,8 @@ __attribute__((always_inline)) inline int hier_first_way(const hier_t *h, int cp
     return -1;
 }
 
-void hier_first_promote(hier_t *h, int cpu, uint64_t tag, hier_side_t side, int way)
+__attribute__((always_inline)) inline void hier_first_promote(hier_t *h, int cpu, uint64_t tag,
+                                                              hier_side_t side, int way)
 {
     int l;
     uint32_t ways;
