@@ -94,16 +94,18 @@ typedef struct {
     uint64_t key, vis; /* a word's address or a line's index; visible at vis */
 } note_t;
 
+/* The fields every access tests come first, in one host cache line; the
+ * notes after them. */
 typedef struct {
-    int *sb; /* ids of this CPU's buffered stores */
-    int nsb, capsb;
-    note_t early_word[EARLY_SLOTS], early_line[EARLY_SLOTS];
+    int nsb, niq;
     uint64_t early_max; /* the latest vis of its stores applied early */
+    int *sb;            /* ids of this CPU's buffered stores */
     iqe_t *iq;
-    int niq, capiq;
+    int capsb, capiq;
     uint64_t last_vis;   /* tso: when the newest buffered store is visible */
     uint64_t flushed_at; /* last processing of the whole queue */
     uint64_t iq_last;    /* when the newest queued invalidation applies */
+    note_t early_word[EARLY_SLOTS], early_line[EARLY_SLOTS];
 } ocpu_t;
 
 enum { QLINE_SLOTS = 1024 };
@@ -162,7 +164,11 @@ order_t *order_create(const platform_t *p, mem_t *mem)
     o->hasq = calloc((size_t)o->hw, sizeof *o->hasq);
     o->ssum = calloc((size_t)o->sw, sizeof *o->ssum);
     o->qsum = calloc((size_t)o->sw, sizeof *o->qsum);
-    o->cpus = calloc((size_t)o->ncpus, sizeof *o->cpus);
+    /* aligned: each CPU's first fields in one host cache line (ocpu_t) */
+    _Static_assert(sizeof(ocpu_t) % 64 == 0, "ocpu_t: a whole number of cache lines");
+    o->cpus = aligned_alloc(64, sizeof *o->cpus * (size_t)o->ncpus);
+    if (o->cpus)
+        memset(o->cpus, 0, sizeof *o->cpus * (size_t)o->ncpus);
     if (!o->scratch || !o->hasq || !o->ssum || !o->qsum || !o->cpus)
         abort();
     return o;
