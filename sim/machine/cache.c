@@ -210,7 +210,7 @@ hier_t *hier_create(const platform_t *p, hier_drop_fn drop, void *ctx)
         h->top[side].nsets = L->nsets;
         h->top[side].ways = L->ways;
         h->top[side].l = h->path[side][0];
-        h->top[side].fast = L->by_cpu && (L->mask || L->nsets == 1);
+        h->top[side].fast = L->fast; /* a path's first level is dense */
     }
     h->last = h->path[HIER_DATA][h->npath[HIER_DATA] - 1];
     for (int k = 0; k < h->npath[HIER_DATA]; k++) {

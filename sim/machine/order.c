@@ -49,9 +49,10 @@
  * visible. The caller knows the first cycle at which another CPU may act
  * (quiet_until: its scheduler's next key). When that is at or after the
  * store's visible cycle, no buffered store is due before it, and settling
- * it would change no invalidate queue (nobody else held the line, nobody
- * has a queue), writing mem at once gives every other CPU what settling it
- * at its cycle would. Its own CPU must still see it as buffered until then
+ * it would change no invalidate queue (nobody else held the line, and no
+ * queue may hold it: a count of queued invalidations by line, qlines,
+ * says so), writing mem at once gives every other CPU what settling it at
+ * its cycle would. Its own CPU must still see it as buffered until then
  * (forwarding costs a hit, a drain waits for it, a spinner's line is not
  * quiet), so the store leaves two notes in small direct-mapped tables of
  * its CPU: its word and its line, each with its visible cycle. A note is
