@@ -174,6 +174,7 @@ static rate_t sim_rate(const char *scenario_path, int what, long n)
             run.strategy = STRAT_SCAN;
             run.cache = CACHE_WARM;
             run.seed = s->seed;
+            machine_exit_after(); /* as a worker's last job: this child exits */
             double t0 = now_s();
             out.rc = run_one(&run, "numasim", &e);
             out.seconds = now_s() - t0;
