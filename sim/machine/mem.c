@@ -62,8 +62,21 @@ typedef struct {
     uint16_t pad;      /* PAD_* flags, below */
     int32_t home;      /* node */
     uint32_t nsharers; /* valid when owner == -1 */
-    uint64_t *sharers; /* bitset over CPUs, allocated on first share */
-} line_t;
+    uint64_t sh0;      /* sharers among CPUs 0-63 (a bitset) */
+    uint64_t *shx;     /* sharers from CPU 64 up, 64 a word; allocated on first share */
+} line_t;              /* 32 bytes: two a host cache line, and a sharer test no pointer away */
+
+/* Word w of l's sharers, to change (w >= 1 only once shx is allocated). */
+static inline uint64_t *sh_word(line_t *l, size_t w)
+{
+    return w ? &l->shx[w - 1] : &l->sh0;
+}
+
+/* Word w of l's sharers, to read. */
+static inline uint64_t sh_bits(const line_t *l, size_t w)
+{
+    return w == 0 ? l->sh0 : l->shx ? l->shx[w - 1] : 0;
+}
 
 /* PAD_MARK: note_held's compaction; PAD_CODE: a code line (mem_mark_code);
  * PAD_FETCHED: fetched through the code side once, so may be in an l1i */
@@ -218,7 +231,7 @@ void mem_destroy(mem_t *m)
     if (!m)
         return;
     for (uint64_t i = 0; i < m->nlines; i++)
-        free(m->lines ? m->lines[i].sharers : NULL);
+        free(m->lines ? m->lines[i].shx : NULL);
     for (int c = 0; c < m->ncpus; c++)
         free(m->held[c].v);
     free(m->held);
@@ -329,7 +342,9 @@ void mem_poke_words(mem_t *m, maddr_t a, const uint64_t *v, size_t n)
 
 static int is_sharer(const line_t *l, int cpu)
 {
-    return l->sharers && (l->sharers[cpu >> 6] >> (cpu & 63) & 1);
+    if (cpu < 64)
+        return l->sh0 >> cpu & 1;
+    return l->shx && (l->shx[(cpu >> 6) - 1] >> (cpu & 63) & 1);
 }
 
 int mem_holds(const mem_t *m, int cpu, maddr_t a)
@@ -357,12 +372,12 @@ __attribute__((always_inline)) inline void mem_holders(const mem_t *m, maddr_t a
             bits[w] |= 1ull << (l->owner % 64);
             sum[w / 64] |= 1ull << (w % 64);
         }
-    } else if (l->sharers && l->nsharers) {
+    } else if (l->nsharers) {
         size_t n = words < m->bitset_words ? words : m->bitset_words;
         size_t ew = except >= 0 ? (size_t)except / 64 : SIZE_MAX;
         uint64_t ebit = except >= 0 ? 1ull << (except % 64) : 0;
         for (size_t w = 0; w < n; w++) /* only a shared line pays a walk */
-            if ((bits[w] = l->sharers[w] & ~(w == ew ? ebit : 0)))
+            if ((bits[w] = sh_bits(l, w) & ~(w == ew ? ebit : 0)))
                 sum[w / 64] |= 1ull << (w % 64);
     }
 }
@@ -398,13 +413,13 @@ static void note_held(mem_t *m, int cpu, uint64_t line)
 
 static void add_sharer(mem_t *m, line_t *l, int cpu, uint64_t li)
 {
-    if (!l->sharers) {
-        l->sharers = calloc(m->bitset_words, sizeof *l->sharers);
-        if (!l->sharers)
+    if (cpu >= 64 && !l->shx) {
+        l->shx = calloc(m->bitset_words - 1, sizeof *l->shx);
+        if (!l->shx)
             abort();
     }
     if (!is_sharer(l, cpu)) {
-        l->sharers[cpu >> 6] |= 1ull << (cpu & 63);
+        *sh_word(l, (size_t)cpu >> 6) |= 1ull << (cpu & 63);
         l->nsharers++;
         note_held(m, cpu, li);
     }
@@ -412,11 +427,10 @@ static void add_sharer(mem_t *m, line_t *l, int cpu, uint64_t li)
 
 static void clear_sharers(line_t *l, size_t words)
 {
-    if (l->sharers && l->nsharers) {
-        if (words == 1) /* up to 64 CPUs: no memset call */
-            l->sharers[0] = 0;
-        else
-            memset(l->sharers, 0, sizeof *l->sharers * words);
+    if (l->nsharers) {
+        l->sh0 = 0;
+        if (words > 1 && l->shx) /* over 64 CPUs */
+            memset(l->shx, 0, sizeof *l->shx * (words - 1));
     }
     l->nsharers = 0;
 }
@@ -459,10 +473,10 @@ static uint32_t inval_cost(const mem_t *m, const line_t *l, int cpu, int n)
         int o = m->p->cpu_node[l->owner];
         return o == n ? m->c_inval : lat3(m, n, l->home, o);
     }
-    if (!l->sharers || l->nsharers == 0)
+    if (l->nsharers == 0)
         return 0;
     for (size_t w = 0; w < m->bitset_words; w++) {
-        uint64_t bits = l->sharers[w];
+        uint64_t bits = sh_bits(l, w);
         while (bits) {
             int s = (int)(w * 64) + __builtin_ctzll(bits);
             bits &= bits - 1;
@@ -503,10 +517,10 @@ static void unlevel_others(mem_t *m, const line_t *l, int cpu, uint64_t li)
     int fetched = l->pad & PAD_FETCHED;
     if (l->owner >= 0 && l->owner != cpu)
         hier_remove(m->hier, l->owner, li, cpu, fetched);
-    if (l->owner >= 0 || !l->sharers || !l->nsharers)
+    if (l->owner >= 0 || !l->nsharers)
         return;
     for (size_t w = 0; w < m->bitset_words; w++)
-        for (uint64_t bits = l->sharers[w]; bits; bits &= bits - 1) {
+        for (uint64_t bits = sh_bits(l, w); bits; bits &= bits - 1) {
             int s = (int)(w * 64) + __builtin_ctzll(bits);
             if (s != cpu)
                 hier_remove(m->hier, s, li, cpu, fetched);
@@ -691,7 +705,7 @@ static int let_go(line_t *l, int cpu)
         l->owner = -1;
         l->dirty = 0;
     } else if (l->owner < 0 && is_sharer(l, cpu)) {
-        l->sharers[cpu >> 6] &= ~(1ull << (cpu & 63));
+        *sh_word(l, (size_t)cpu >> 6) &= ~(1ull << (cpu & 63));
         l->nsharers--;
     } else {
         return 0;
