@@ -197,6 +197,21 @@ static int same_loader(const job_t *j, const job_t *js, const int *slot, int n)
     return 1;
 }
 
+/* Writes the resolved configuration, after the command line that ran it. */
+static void write_resolved(const part_t *pt, FILE *conf, int argc, char **argv)
+{
+    char *cmd = NULL;
+    size_t cmdlen = 0;
+    FILE *cf = open_memstream(&cmd, &cmdlen);
+    if (!cf)
+        abort();
+    for (int i = 0; i < argc; i++)
+        fprintf(cf, "%s%s", i ? " " : "", argv[i]);
+    fclose(cf);
+    part_write_resolved(pt, conf, cmd);
+    free(cmd);
+}
+
 int cli_run_scenario_file(const char *path, const char *out_opt, const char **sets, int nsets,
                           int trace, const paje_opt_t *po, int jobs, int quiet, int slice,
                           int nslices, int argc, char **argv)
@@ -336,7 +351,7 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
      * its pipe (loader.h). Beyond --jobs, only jobs of the platform whose
      * jobs are in flight: another loader's workers would run beside its. */
     int depth = cli_run_in_workers(po) && machine_run_again_ok() ? 2 * jobs : jobs;
-    int next = 0, done = 0, running = 0;
+    int next = 0, done = 0, running = 0, conf_synced = 0;
     int *slot = calloc((size_t)(depth > 0 ? depth : 1), sizeof *slot);
     while (rc == 0 && done < nmine) {
         while (rc == 0 && running < depth && next < nmine &&
@@ -347,6 +362,15 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
         }
         if (rc)
             break;
+        if (conf && !conf_synced) { /* known before any result: synced while the jobs run */
+            conf_synced = 1;
+            write_resolved(&pt, conf, argc, argv);
+            if (outfile_sync(conf, conf_path, &e) < 0) {
+                fprintf(stderr, "%s\n", e.msg);
+                rc = ERR_EXIT;
+                break;
+            }
+        }
         /* Finish in start order: keeps stderr (traces) in a stable order. */
         int jr = cli_run_finish_job(&js[slot[0]], vs);
         memmove(slot, slot + 1, sizeof *slot * (size_t)(running - 1));
@@ -395,16 +419,8 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
                    "platform", "strategy", "cache", "mean_cycles", "p95", "violations", "oopses",
                    base->sweep_key ? "  " : "", base->sweep_key ? base->sweep_key : "");
         part_write_rows(&pt, csv, quiet ? NULL : stdout);
-        char *cmd = NULL;
-        size_t cmdlen = 0;
-        FILE *cf = open_memstream(&cmd, &cmdlen);
-        if (!cf)
-            abort();
-        for (int i = 0; i < argc; i++)
-            fprintf(cf, "%s%s", i ? " " : "", argv[i]);
-        fclose(cf);
-        part_write_resolved(&pt, conf, cmd);
-        free(cmd);
+        if (!conf_synced)
+            write_resolved(&pt, conf, argc, argv);
         /* The configuration first, the CSV last: a CSV under its final name
          * always has its configuration beside it. */
         FILE *c = conf;

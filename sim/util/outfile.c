@@ -11,6 +11,24 @@
 #define MAX_OPEN 8
 static char g_tmp[MAX_OPEN][4200];
 
+/* Files synced by outfile_sync, and their length then: one not written
+ * since is not synced again at its commit. */
+static struct {
+    FILE *f;
+    long pos;
+} g_synced[MAX_OPEN];
+
+/* Whether f was synced and not written since; forgets it either way. */
+static int still_synced(FILE *f)
+{
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (g_synced[i].f == f) {
+            g_synced[i].f = NULL;
+            return ftell(f) == g_synced[i].pos;
+        }
+    return 0;
+}
+
 static void tmp_name(char *buf, size_t n, const char *path)
 {
     snprintf(buf, n, "%s.tmp.%ld", path, (long)getpid());
@@ -44,7 +62,9 @@ int outfile_commit(FILE *f, const char *path, err_t *e)
 {
     char tmp[4200];
     tmp_name(tmp, sizeof tmp, path);
-    int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
+    int bad = fflush(f) != 0 || ferror(f);
+    if (!bad && !still_synced(f))
+        bad = fsync(fileno(f)) != 0;
     int saved = errno;
     bad |= fclose(f) != 0;
     if (!bad && rename(tmp, path) != 0) {
@@ -60,12 +80,27 @@ int outfile_commit(FILE *f, const char *path, err_t *e)
     return 0;
 }
 
+int outfile_sync(FILE *f, const char *path, err_t *e)
+{
+    if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0)
+        return err_set(e, path, 0, "cannot write: %s", strerror(errno ? errno : EIO));
+    for (int i = 0; i < MAX_OPEN; i++)
+        if (!g_synced[i].f || g_synced[i].f == f) {
+            g_synced[i].f = f;
+            g_synced[i].pos = ftell(f);
+            break;
+        }
+    return 0;
+}
+
 void outfile_abort(FILE *f, const char *path)
 {
     char tmp[4200];
     tmp_name(tmp, sizeof tmp, path);
-    if (f)
+    if (f) {
+        still_synced(f);
         fclose(f);
+    }
     unlink(tmp);
     forget(tmp);
 }

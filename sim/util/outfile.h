@@ -19,6 +19,12 @@ FILE *outfile_open(const char *path, err_t *e);
 int outfile_commit(FILE *f, const char *path, err_t *e);
 void outfile_abort(FILE *f, const char *path);
 
+/* Writes f's buffer and syncs it now, while the caller has time to spare
+ * (a file complete before the results it goes with): outfile_commit then
+ * skips the sync, unless f was written since. Returns 0, or -1 with e
+ * (path named); f stays open, for outfile_commit or outfile_abort. */
+int outfile_sync(FILE *f, const char *path, err_t *e);
+
 /* Removes any temporary file still open (for signal handlers). */
 void outfile_cleanup(void);
 
