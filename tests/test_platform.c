@@ -214,6 +214,31 @@ START_TEST(host_without_node)
 }
 END_TEST
 
+/* platform_dtd.c's route keys and required attributes (built by hand). */
+START_TEST(route_given_twice)
+{
+    const char *r = "<route src=\"cpu1\" dst=\"shub0\"><link_ctn id=\"bus0\"/></route>";
+    char twice[256], back[256];
+    snprintf(twice, sizeof twice,
+             "%s\n    <route dst=\"shub0\" src=\"cpu1\"><link_ctn id=\"bus0\"/></route>", r);
+    expect_edit_error(r, twice, "<route dst=\"shub0\"", "already given at line 275");
+    /* a one-way route, then the other way and back: the way back is taken */
+    snprintf(back, sizeof back,
+             "<route src=\"cpu1\" dst=\"shub0\" symmetrical=\"NO\"><link_ctn id=\"bus0\"/>"
+             "</route>\n    <route src=\"shub0\" dst=\"cpu1\"><link_ctn id=\"bus0\"/></route>");
+    expect_edit_error(r, back, "<route src=\"shub0\" dst=\"cpu1\">",
+                      "from 'cpu1' to 'shub0': that route is already given at line 275 (routes "
+                      "are symmetrical");
+}
+END_TEST
+
+START_TEST(router_without_id)
+{
+    expect_edit_error("<router id=\"shub3\"/>", "<router/>", "<router/>",
+                      "<router> needs the attribute 'id'");
+}
+END_TEST
+
 START_TEST(wrong_version)
 {
     expect_edit_error("<platform version=\"4.1\">", "<platform version=\"3\">", "<platform ",
@@ -309,6 +334,8 @@ static Suite *platform_suite(void)
     tcase_add_test(t, non_numeric_property);
     tcase_add_test(t, negative_property);
     tcase_add_test(t, host_without_node);
+    tcase_add_test(t, route_given_twice);
+    tcase_add_test(t, router_without_id);
     tcase_add_test(t, wrong_version);
     tcase_add_test(t, override_unknown);
     tcase_add_test(t, override_link_class);
