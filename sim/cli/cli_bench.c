@@ -11,10 +11,13 @@
  *      SimGrid has loaded the platform (as a loader does once for all of a
  *      platform's simulations);
  *   3. the same rate for a bare SimGrid loop of sleeps on the same platform,
- *      loaded first too, in the same run: the ratio of 2 to 3 is the figure
- *      to quote; and the
+ *      loaded first too, in the same run: the ratio of 2 to 3, for the
+ *      simulation whole (its set-up and its first touch of memory included)
+ *      and at the margin (the difference of that simulation and one of
+ *      RATE_LONGER times its calls, against that of the two loops of as many
+ *      sleeps: fixed costs cancel); and the
  *      cost of the common access, a read or a write of a line the CPU holds
- *      (the difference of two loop lengths, so fixed costs cancel);
+ *      (the difference of two loop lengths, so fixed costs cancel too);
  *   4. scaling: wall seconds and peak memory of each platform of the scaling
  *      scenario, in two runs that grow differently: the O(1) strategies,
  *      whose simulated work is CPUs x calls (their cost per CPU x call should
@@ -115,7 +118,7 @@ static void held_setup(machine_t *m, void *arg)
 
 enum { RATE_SIM, RATE_BARE, RATE_READ, RATE_WRITE };
 enum { HELD_SHORT = 1000000, HELD_LONG = 4000000 };
-enum { RATE_PAIRS = 5 };
+enum { RATE_PAIRS = 5, RATE_LONGER = 3 };
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -133,8 +136,9 @@ static double median(const double *v, int n)
 }
 
 /* Times, in a child, one simulation (RATE_SIM: the scenario's first
- * platform, scan, warm), the bare SimGrid loop of n sleeps, or the
- * held-line loop of n reads or writes; the child reports through a pipe. */
+ * platform, scan, warm, with n times its calls), the bare SimGrid loop of n
+ * sleeps, or the held-line loop of n reads or writes; the child reports
+ * through a pipe. */
 static rate_t sim_rate(const char *scenario_path, int what, long n)
 {
     rate_t r = {0, 0, 0, 0, -1};
@@ -169,6 +173,7 @@ static rate_t sim_rate(const char *scenario_path, int what, long n)
         } else if (p) {
             run_t run;
             memset(&run, 0, sizeof run);
+            s->calls *= (int)n;
             run.s = s;
             run.p = p;
             run.strategy = STRAT_SCAN;
@@ -315,7 +320,9 @@ static void bench_usage(FILE *f)
                "Measures the simulator's own speed on this machine: wall time and peak\n"
                "memory of the paper-table scenario, simulated memory accesses per wall\n"
                "second against a bare SimGrid loop of sleeps (same run, same platform,\n"
-               "both timed once SimGrid has loaded the platform),\n"
+               "both timed once SimGrid has loaded the platform), for the simulation\n"
+               "whole and at the margin (against runs of 3 times the calls and sleeps:\n"
+               "the differences, where fixed costs cancel),\n"
                "the nanoseconds of a simulated read and write of a line the CPU holds,\n"
                "and the wall time and memory of every point of the scaling scenario, in\n"
                "two runs: the O(1) strategies (microseconds per CPU x call) and the scan\n"
@@ -451,26 +458,37 @@ int cli_bench(int argc, char **argv)
     printf("paper-table (%s): %.3f s wall, %.1f MiB peak memory%s\n", paper, wall, rss,
            rc ? "  [FAILED]" : "");
 
-    /* Five pairs, interleaved, each figure the median of its five: a
-     * simulation lasts some 30 ms here, and single runs of it moved the
-     * ratio by half on this shared machine. */
-    rate_t sim[RATE_PAIRS], bare[RATE_PAIRS];
-    double ts[RATE_PAIRS], tb[RATE_PAIRS], ratio[RATE_PAIRS];
+    /* Five rounds, interleaved, each figure the median of its five: a
+     * simulation lasts some 20 ms here, and single runs of it moved the
+     * ratio by half on this shared machine. A round runs the simulation
+     * and the bare loop of as many sleeps, then both RATE_LONGER times as
+     * long: the differences are the rates at the margin. */
+    rate_t sim[RATE_PAIRS], bare[RATE_PAIRS], siml[RATE_PAIRS], barel[RATE_PAIRS];
+    double ts[RATE_PAIRS], tb[RATE_PAIRS], ratio[RATE_PAIRS], tsl[RATE_PAIRS], tbl[RATE_PAIRS];
     int ok = 1;
     for (int i = 0; i < RATE_PAIRS && ok; i++) {
-        sim[i] = sim_rate(paper, RATE_SIM, 0);
+        sim[i] = sim_rate(paper, RATE_SIM, 1);
         long sleeps = sim[i].accesses > 0 ? (long)sim[i].accesses : 1000000;
         bare[i] = sim_rate(paper, RATE_BARE, sleeps);
-        ok = sim[i].rc == 0 && bare[i].rc == 0 && sim[i].seconds > 0 && bare[i].seconds > 0;
+        siml[i] = sim_rate(paper, RATE_SIM, RATE_LONGER);
+        long sleepsl = siml[i].accesses > 0 ? (long)siml[i].accesses : 1000000;
+        barel[i] = sim_rate(paper, RATE_BARE, sleepsl);
+        ok = sim[i].rc == 0 && bare[i].rc == 0 && sim[i].seconds > 0 && bare[i].seconds > 0 &&
+             siml[i].rc == 0 && barel[i].rc == 0 && siml[i].accesses > sim[i].accesses;
         if (ok) {
             ts[i] = sim[i].seconds;
             tb[i] = bare[i].seconds;
+            tsl[i] = siml[i].seconds;
+            tbl[i] = barel[i].seconds;
             ratio[i] = bare[i].seconds / bare[i].accesses / (sim[i].seconds / sim[i].accesses);
         }
     }
     if (ok) {
         double ms = median(ts, RATE_PAIRS), mb = median(tb, RATE_PAIRS);
         double rs = sim[0].accesses / ms, rb = bare[0].accesses / mb;
+        double da = siml[0].accesses - sim[0].accesses;
+        double ns_sim = (median(tsl, RATE_PAIRS) - ms) * 1e9 / da;
+        double ns_bare = (median(tbl, RATE_PAIRS) - mb) * 1e9 / da;
         qsort(ratio, RATE_PAIRS, sizeof *ratio, cmp_double);
         printf("simulation (first platform of %s, scan, warm): %.0f accesses in %.3f s = %.2f M "
                "accesses/s\n  (%.0f baton passes between CPUs; %.0f of the accesses are spin reads "
@@ -482,7 +500,17 @@ int cli_bench(int argc, char **argv)
         printf("  (times: the medians of %d runs of each, interleaved; the pairs' ratios went from "
                "%.0f%% to %.0f%%)\n",
                RATE_PAIRS, 100.0 * ratio[0], 100.0 * ratio[RATE_PAIRS - 1]);
-        printf("ratio numasim / bare SimGrid: %.0f%%\n", 100.0 * rs / rb);
+        printf("ratio numasim / bare SimGrid: %.0f%%\n  (the simulation whole: its set-up and "
+               "its first touch of memory included)\n",
+               100.0 * rs / rb);
+        if (ns_sim > 0 && ns_bare > 0)
+            printf("ratio at the margin: %.0f%%\n  (%d times the calls: %.0f accesses more at "
+                   "%.1f ns each, against as many sleeps more at %.1f ns; fixed costs cancel)\n",
+                   100.0 * ns_bare / ns_sim, RATE_LONGER, da, ns_sim, ns_bare);
+        else {
+            printf("ratio at the margin: FAILED (a longer run was not slower)\n");
+            rc = 1;
+        }
     } else {
         printf("simulation rate: FAILED\n");
         rc = 1;

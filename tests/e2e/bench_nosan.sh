@@ -1,6 +1,6 @@
 #!/bin/bash
 # e2e: `numasim bench` on small scenarios: it prints the paper-table run, the
-# simulation rate against bare SimGrid, the cost of an access to a held line
+# simulation rate against bare SimGrid (whole, and at the margin), the cost of an access to a held line
 # and one row per scaling platform; -o
 # writes those rows as CSV (the header, one row per platform, positive
 # figures); an unwritable -o fails at once with one line and exit 2.
@@ -20,6 +20,7 @@ small scale "$src/platforms/fat8.xml, $src/platforms/fat16.xml" 4
 run bench --paper "$tmp/paper.ini" --scaling "$tmp/scale.ini" -o "$tmp/b.csv"
 [ "$rc" -eq 0 ] || die "bench exited $rc: $err"
 grep -q '^ratio numasim / bare SimGrid: [0-9]*%$' <<<"$out" || fail "no ratio line in: $out"
+grep -q '^ratio at the margin: [0-9]*%$' <<<"$out" || fail "no margin ratio line in: $out"
 held=$(grep '^an access to a held line' <<<"$out")
 [[ "$held" =~ read\ ([0-9.]+)\ ns,\ write\ ([0-9.]+)\ ns$ ]] || fail "no held-line line in: $out"
 awk -v r="${BASH_REMATCH[1]:-0}" -v w="${BASH_REMATCH[2]:-0}" 'BEGIN { exit !(r > 0 && w > 0) }' ||
