@@ -26,11 +26,12 @@ held=$(grep '^an access to a held line' <<<"$out")
 awk -v r="${BASH_REMATCH[1]:-0}" -v w="${BASH_REMATCH[2]:-0}" 'BEGIN { exit !(r > 0 && w > 0) }' ||
     fail "held-line costs not positive: $held"
 [ "$(head -1 "$tmp/b.csv")" = \
-    cpus,wall_s,peak_mib,o1_wall_s,o1_us_per_cpu_call,scan_wall_s,scan_accesses,scan_ns_per_access ] ||
+    cpus,wall_s,peak_mib,o1_wall_s,o1_us_per_cpu_call,scan_wall_s,scan_accesses,scan_ns_per_access,o1_margin_us_per_cpu_call ] ||
     fail "CSV header: $(head -1 "$tmp/b.csv")"
 [ "$(tail -n +2 "$tmp/b.csv" | cut -d, -f1 | tr '\n' ' ')" = "8 16 " ] ||
     fail "CSV rows: $(cat "$tmp/b.csv")"
-awk -F, 'NR > 1 { for (i = 2; i <= 8; i++) if (!($i > 0)) { print "row " NR ": column " i " = " $i; bad = 1 } }
+awk -F, 'NR > 1 { for (i = 2; i <= 8; i++) if (!($i > 0)) { print "row " NR ": column " i " = " $i; bad = 1 }
+    if (NF != 9 || $9 == "") { print "row " NR ": no margin column"; bad = 1 } }
     END { exit bad }' "$tmp/b.csv" || fail "a non-positive figure in $(cat "$tmp/b.csv")"
 
 run bench --paper "$tmp/paper.ini" --scaling "$tmp/scale.ini" -o "$tmp/no/such/dir/b.csv"
