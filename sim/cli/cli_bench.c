@@ -22,8 +22,11 @@
  *      scenario, in two runs that grow differently: the O(1) strategies,
  *      whose simulated work is CPUs x calls (their cost per CPU x call should
  *      stay flat), and the scan, whose work is CPUs^2 x calls (its cost per
- *      simulated access should stay flat). A run of a few milliseconds is
- *      repeated (run_child_median). -o writes these rows as CSV.
+ *      simulated access should stay flat); the O(1) strategies again with
+ *      MARGIN_WORK more CPU x calls, whose difference is their cost at the
+ *      margin, without the run's fixed costs (forks, SimGrid's start, the
+ *      outputs). A run of a few milliseconds is repeated
+ *      (run_child_median). -o writes these rows as CSV.
  */
 #include "bench_native.h"
 #include "outfile.h"
@@ -119,6 +122,8 @@ static void held_setup(machine_t *m, void *arg)
 enum { RATE_SIM, RATE_BARE, RATE_READ, RATE_WRITE };
 enum { HELD_SHORT = 1000000, HELD_LONG = 4000000 };
 enum { RATE_PAIRS = 5, RATE_LONGER = 3 };
+/* The CPU x calls a scaling point's second O(1) run adds (4096 CPUs x 20). */
+enum { MARGIN_WORK = 81920 };
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -278,15 +283,21 @@ static int scaling_point(const scenario_t *ss, const char *scaling, const char *
     int cpus = p ? p->ncpus : 0;
     platform_free(p);
     double w1 = 0, r1 = 0, w1l = 0, r1l = 0, ws = 0, rs = 0, acc = 0;
+    long extra = 0;
     int rc = 0;
     if (no1) {
         char *argv[] = {"numasim", "run",           "-q", "-o", (char *)out, "--set", set, "--set",
                         strat,     (char *)scaling, NULL};
         rc |= run_child_median(argv, &w1, &r1) != 0;
-        /* again with RATE_LONGER times the calls: the difference is the
-         * simulation's own cost, the run's fixed costs cancelling */
+        /* again with MARGIN_WORK more CPU x calls (at least twice the
+         * calls): the difference is the simulation's own cost, the run's
+         * fixed costs cancelling; the same extra work at every point, so
+         * that the noise of a small point's fixed costs stays small */
+        extra = (MARGIN_WORK + cpus - 1) / (cpus ? cpus : 1);
+        if (extra < 2 * ss->calls)
+            extra = 2 * ss->calls;
         char longer[64];
-        snprintf(longer, sizeof longer, "measure.calls=%d", ss->calls * RATE_LONGER);
+        snprintf(longer, sizeof longer, "measure.calls=%ld", ss->calls + extra);
         char *argvl[] = {"numasim", "run", "-q",    "-o",   (char *)out,     "--set", set,
                          "--set",   strat, "--set", longer, (char *)scaling, NULL};
         rc |= run_child_median(argvl, &w1l, &r1l) != 0;
@@ -311,7 +322,7 @@ static int scaling_point(const scenario_t *ss, const char *scaling, const char *
     double calls = (double)ss->calls * ss->ncaches;
     double o1 = no1 && cpus ? w1 * 1e6 / ((double)cpus * calls * no1) : 0;
     double o1m =
-        no1 && cpus ? (w1l - w1) * 1e6 / ((double)cpus * calls * (RATE_LONGER - 1) * no1) : 0;
+        no1 && extra ? (w1l - w1) * 1e6 / ((double)cpus * (double)extra * ss->ncaches * no1) : 0;
     double per_acc = acc > 0 ? ws * 1e9 / acc : 0;
     printf("%8d %10.3f %10.1f %12.3f %14.3f %14.3f %12.3f %14.0f %12.1f%s\n", cpus, w1 + ws,
            r1 > rs ? r1 : rs, w1, o1, o1m, ws, acc, per_acc, rc ? "  [FAILED]" : "");
@@ -337,7 +348,8 @@ static void bench_usage(FILE *f)
                "the nanoseconds of a simulated read and write of a line the CPU holds,\n"
                "and the wall time and memory of every point of the scaling scenario, in\n"
                "runs of the O(1) strategies (microseconds per CPU x call: of the run\n"
-               "whole, and at the margin, from a second run with 3 times the calls) and\n"
+               "whole, and at the margin, from a second run with 81,920 CPU x calls\n"
+               "more, at least twice the calls) and\n"
                "of the scan (nanoseconds per simulated access); a run is repeated up to\n"
                "5 times while the repeats take under 0.5 s, and its median counts (a run\n"
                "of a few milliseconds moves by half on a shared machine). -o writes the\n"
@@ -563,9 +575,9 @@ int cli_bench(int argc, char **argv)
         printf("\nscaling (%s): per platform, one `numasim run` of the O(1) strategies and one "
                "of the scan,\n%d calls x %d cache states each (a run repeated up to %d times "
                "while the repeats take under %.1f s: the median); margin_us: the O(1)\n"
-               "strategies' cost per CPU x call from a second run with %d times the calls "
-               "(the difference)\n",
-               scaling, ss->calls, ss->ncaches, SHORT_RUNS, SHORT_TOTAL_S, RATE_LONGER);
+               "strategies' cost per CPU x call from a second run with %d CPU x calls more "
+               "(at least twice the calls): the difference\n",
+               scaling, ss->calls, ss->ncaches, SHORT_RUNS, SHORT_TOTAL_S, MARGIN_WORK);
         printf("%8s %10s %10s %12s %14s %14s %12s %14s %12s\n", "cpus", "wall_s", "peak_MiB",
                "o1_wall_s", "us/(cpu*call)", "margin_us", "scan_wall_s", "scan_accesses",
                "ns/access");
