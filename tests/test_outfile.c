@@ -13,88 +13,51 @@
 #include <string.h>
 #include <unistd.h>
 
-static char g_dir[64];
-
-static void make_dir(void)
+/* Writes head to name in the test's directory, syncs it early when sync is
+ * set, writes tail, commits it, and checks the file whole under its name
+ * (and not before its commit). */
+static void check_written(const char *name, const char *head, int sync, const char *tail)
 {
-    snprintf(g_dir, sizeof g_dir, "/tmp/test_outfile-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(g_dir));
-}
-
-static void remove_dir(void)
-{
-    rmdir(g_dir);
-}
-
-/* The whole content of path (NUL-terminated, the caller frees), or NULL. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    char *buf = calloc(1, 4096);
-    size_t n = fread(buf, 1, 4095, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
+    char path[4096], want[256];
+    snprintf(path, sizeof path, "%s", tu_tmp_path(name));
+    snprintf(want, sizeof want, "%s%s", head, tail);
+    err_t e = {{0}};
+    FILE *f = outfile_open(path, &e);
+    ck_assert_ptr_nonnull(f);
+    fputs(head, f);
+    if (sync)
+        ck_assert_int_eq(outfile_sync(f, path, &e), 0);
+    fputs(tail, f);
+    ck_assert_int_eq(access(path, F_OK), -1); /* not under its name yet */
+    ck_assert_int_eq(outfile_commit(f, path, &e), 0);
+    char *got = tu_slurp(path, NULL);
+    ck_assert_str_eq(got, want);
+    free(got);
+    unlink(path);
 }
 
 START_TEST(commit_renames_whole)
 {
-    char path[128];
-    snprintf(path, sizeof path, "%s/a.csv", g_dir);
-    err_t e = {{0}};
-    FILE *f = outfile_open(path, &e);
-    ck_assert_ptr_nonnull(f);
-    fputs("x,y\n1,2\n", f);
-    ck_assert_int_eq(access(path, F_OK), -1); /* not under its name yet */
-    ck_assert_int_eq(outfile_commit(f, path, &e), 0);
-    char *s = slurp(path);
-    ck_assert_str_eq(s, "x,y\n1,2\n");
-    free(s);
-    unlink(path);
+    check_written("a.csv", "x,y\n1,2\n", 0, "");
 }
 END_TEST
 
 START_TEST(synced_then_written_keeps_all)
 {
-    char path[128];
-    snprintf(path, sizeof path, "%s/b.ini", g_dir);
-    err_t e = {{0}};
-    FILE *f = outfile_open(path, &e);
-    ck_assert_ptr_nonnull(f);
-    fputs("; head\n", f);
-    ck_assert_int_eq(outfile_sync(f, path, &e), 0);
-    ck_assert_int_eq(access(path, F_OK), -1); /* synced, not committed */
-    fputs("; tail\n", f);
-    ck_assert_int_eq(outfile_commit(f, path, &e), 0);
-    char *s = slurp(path);
-    ck_assert_str_eq(s, "; head\n; tail\n");
-    free(s);
-    unlink(path);
+    check_written("b.ini", "; head\n", 1, "; tail\n");
 }
 END_TEST
 
 START_TEST(synced_then_committed)
 {
-    char path[128];
-    snprintf(path, sizeof path, "%s/c.ini", g_dir);
-    err_t e = {{0}};
-    FILE *f = outfile_open(path, &e);
-    fputs("; all of it\n", f);
-    ck_assert_int_eq(outfile_sync(f, path, &e), 0);
-    ck_assert_int_eq(outfile_commit(f, path, &e), 0);
-    char *s = slurp(path);
-    ck_assert_str_eq(s, "; all of it\n");
-    free(s);
-    unlink(path);
+    check_written("c.ini", "; all of it\n", 1, "");
 }
 END_TEST
 
 START_TEST(synced_then_aborted_leaves_nothing)
 {
-    char path[128], tmp[160];
-    snprintf(path, sizeof path, "%s/d.ini", g_dir);
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s", tu_tmp_path("d.ini"));
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     err_t e = {{0}};
     FILE *f = outfile_open(path, &e);
@@ -119,7 +82,7 @@ int main(void)
 {
     Suite *s = suite_create("outfile");
     TCase *tc = tcase_create("core");
-    tcase_add_checked_fixture(tc, make_dir, remove_dir);
+    tcase_add_checked_fixture(tc, tu_tmp_setup, tu_tmp_teardown_checked);
     tcase_add_test(tc, commit_renames_whole);
     tcase_add_test(tc, synced_then_written_keeps_all);
     tcase_add_test(tc, synced_then_committed);
