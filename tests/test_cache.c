@@ -395,6 +395,109 @@ START_TEST(sparse_levels_behave_as_dense)
 }
 END_TEST
 
+/* A plain model of one CPU's inclusive LRU hierarchy: per level, per set,
+ * the tags most recent first (what cache.c must answer, however it keeps
+ * its sets). */
+enum { MLV = 3, MSETS = 4, MWAYS = 24 };
+typedef struct {
+    int nsets, ways;
+    uint64_t t[MSETS][MWAYS];
+    int n[MSETS];
+} mlevel_t;
+
+static int m_find(mlevel_t *L, uint64_t tag)
+{
+    int s = (int)(tag % (uint64_t)L->nsets);
+    for (int i = 0; i < L->n[s]; i++)
+        if (L->t[s][i] == tag)
+            return i;
+    return -1;
+}
+
+/* Puts tag first in its set; returns the tag that fell out, or 0. */
+static uint64_t m_put(mlevel_t *L, uint64_t tag, int at)
+{
+    int s = (int)(tag % (uint64_t)L->nsets), n = at >= 0 ? at : L->n[s];
+    uint64_t v = at < 0 && n == L->ways ? L->t[s][--n] : 0;
+    memmove(&L->t[s][1], &L->t[s][0], sizeof(uint64_t) * (size_t)n);
+    L->t[s][0] = tag;
+    if (at < 0 && !v)
+        L->n[s]++;
+    return v;
+}
+
+static void m_remove(mlevel_t *L, uint64_t tag)
+{
+    int i = m_find(L, tag), s = (int)(tag % (uint64_t)L->nsets);
+    if (i < 0)
+        return;
+    memmove(&L->t[s][i], &L->t[s][i + 1], sizeof(uint64_t) * (size_t)(L->n[s] - i - 1));
+    L->n[s]--;
+}
+
+/* The level that had tag (-1: none); fills the levels above it. */
+static int m_access(mlevel_t *lv, uint64_t tag, int *drops)
+{
+    int k = 0;
+    while (k < MLV && m_find(&lv[k], tag) < 0)
+        k++;
+    if (k < MLV)
+        m_put(&lv[k], tag, m_find(&lv[k], tag));
+    for (int j = k - 1; j >= 0; j--) {
+        uint64_t v = m_put(&lv[j], tag, -1);
+        for (int u = 0; v && u < j; u++)
+            m_remove(&lv[u], v);
+        *drops += v && j == MLV - 1;
+    }
+    return k < MLV ? k : -1;
+}
+
+/* Sets of more than 4 ways below the first level start short and grow as
+ * lines come (cache.c): an 8-way l2 and a 24-way l3 under random
+ * accesses, removals and flushes answer as the plain model does, for
+ * every tag, at every level, at every step. */
+START_TEST(wide_sets_grow_as_a_model_says)
+{
+    platform_t *p = tu_bare_platform(NCPU, 2, g_node, g_lat, LINE);
+    mlevel_t lv[MLV] = {{.nsets = 2, .ways = 2}, {.nsets = 2, .ways = 8}, {.nsets = 4, .ways = 24}};
+    cache_level_t ids[MLV] = {CACHE_L1D, CACHE_L2, CACHE_L3};
+    for (int k = 0; k < MLV; k++)
+        p->cache[ids[k]] = (platform_cache_t){(uint64_t)(lv[k].nsets * lv[k].ways * LINE),
+                                              lv[k].ways, 1 + 4 * k, SCOPE_CPU};
+    p->ncache_levels = MLV;
+    int drops[NCPU] = {0}, mdrops = 0;
+    hier_t *h = hier_create(p, drop_count, drops);
+    unsigned long r = 777;
+    for (int step = 0; step < 20000; step++) {
+        r = r * 6364136223846793005ul + 1442695040888963407ul;
+        int op = (int)((r >> 50) % 32);
+        uint64_t tag = 1 + (r >> 20) % 160;
+        if (op < 28) {
+            int want = m_access(lv, tag, &mdrops), got = hier_access(h, 0, tag, HIER_DATA);
+            ck_assert_int_eq(got, want < 0 ? -1 : (int)ids[want]);
+        } else if (op < 31) {
+            hier_remove(h, 0, tag, -1, 1);
+            for (int k = 0; k < MLV; k++)
+                m_remove(&lv[k], tag);
+        } else {
+            hier_flush_private(h, 0, keep_even, NULL);
+            for (int k = 0; k < MLV; k++)
+                for (uint64_t t = 1; t <= 160; t++)
+                    if (t % 2)
+                        m_remove(&lv[k], t);
+        }
+        for (int k = 0; k < MLV; k++)
+            for (uint64_t t = 1 + (uint64_t)step % 8; t <= 160; t += 8)
+                ck_assert_msg(hier_holds(h, 0, ids[k], t) == (m_find(&lv[k], t) >= 0),
+                              "step %d: level %d, tag %llu", step, k, (unsigned long long)t);
+    }
+    ck_assert_int_eq(drops[0], mdrops);
+    ck_assert_int_gt(mdrops, 100); /* the l3's sets did fill to 24 and evict */
+    hier_destroy(h);
+    free(p);
+}
+END_TEST
+
 START_TEST(no_levels_no_hierarchy)
 {
     platform_t *p = tiny(0, -1);
@@ -429,6 +532,7 @@ static Suite *suite(void)
     tcase_add_test(t, flush_empties_every_level);
     tcase_add_test(t, data_flush_keeps_code);
     tcase_add_test(t, sparse_levels_behave_as_dense);
+    tcase_add_test(t, wide_sets_grow_as_a_model_says);
     tcase_add_test(t, no_levels_no_hierarchy);
     suite_add_tcase(s, t);
     return s;

@@ -50,6 +50,20 @@ typedef struct {
 
 static slot_t g_no_slot[1]; /* the table of every instance without sets */
 
+/* The end of a short set's room. A set of a level below a path's first
+ * starts with room for 3 tags, and grows to 7, 15 (SET_END after them: 4,
+ * 8, 16 words), then to `ways`, as lines come: a CPU holds a few hundred
+ * lines in an L3 of thousands of 24-way sets, most of them alone in their
+ * set, and 192-byte sets for them were most of a run's memory, its page
+ * faults and its host cache misses. No tag has bit 63 (cache.h). */
+#define SET_END UINT64_MAX
+
+/* A tag in use: neither 0 (an empty way) nor SET_END. */
+static inline int live(uint64_t t)
+{
+    return t + 1 > 1;
+}
+
 /* The sets' arena grows by a chunk of SET_CHUNK_BYTES, then by as much as
  * it has (up to SET_CHUNK_MAX, what zmap keeps): thousands of CPUs' sets
  * take a few dozen chunks, not hundreds (each a mapping, and its page
@@ -71,12 +85,14 @@ typedef struct {
     void **chunks;     /* every chunk mapped, to hand back */
     size_t *chunk_bytes;
     int nchunks;
-    int *inst_of; /* [ncpus] */
-    int by_cpu;   /* inst_of[cpu] == cpu for every CPU (a private level) */
-    int fast;     /* by_cpu, dense, nsets a power of two: cpu_set's one load */
-    int shift;    /* log2(nsets), when fast */
-    int *members; /* CPUs by instance: members[first[i] .. first[i+1]) */
-    int *first;   /* [ninst + 1] */
+    int *inst_of;      /* [ncpus] */
+    int by_cpu;        /* inst_of[cpu] == cpu for every CPU (a private level) */
+    int fast;          /* by_cpu, dense, nsets a power of two: cpu_set's one load */
+    int shift;         /* log2(nsets), when fast */
+    int *members;      /* CPUs by instance: members[first[i] .. first[i+1]) */
+    int *first;        /* [ninst + 1] */
+    uint32_t words0;   /* a new set's words: 4 when sets grow, else ways */
+    uint64_t *free[3]; /* grown-out sets of 4, 8 and 16 words, to reuse */
 } level_t;
 
 struct hier {
@@ -198,6 +214,10 @@ hier_t *hier_create(const platform_t *p, hier_drop_fn drop, void *ctx)
         if (L->dense)
             L->blk = zmap_get(L->blk_bytes, &L->blk_bytes, ZMAP_HUGE | ZMAP_NORESERVE);
         L->fast = L->dense && L->by_cpu && (L->mask || L->nsets == 1);
+        /* A path's first level fills up, and its look-up reads the ways
+         * unchecked (hier_first_way): its sets are whole from the start. */
+        int first = l == h->path[0][0] || (h->npath[1] && l == h->path[1][0]);
+        L->words0 = L->ways > 4 && !first ? 4 : L->ways;
         while (L->fast && (1u << L->shift) < L->nsets)
             L->shift++;
     }
@@ -256,11 +276,19 @@ void hier_destroy(hier_t *h)
 
 /* --- one set ------------------------------------------------------------ */
 
-/* A new set of L: ways zero tags from the level's arena (a malloc per set
- * cost about a tenth of a small run). */
-static uint64_t *set_alloc(level_t *L)
+/* Room for a new set of L of `words` words, zero: from the sets that grew
+ * out of it, else from the level's arena (a malloc per set cost about a
+ * tenth of a small run). */
+static uint64_t *set_alloc(level_t *L, uint32_t words)
 {
-    if (L->arena_left < L->ways) {
+    int cls = words == 4 ? 0 : words == 8 ? 1 : 2;
+    if (words < L->ways && L->free[cls]) {
+        uint64_t *set = L->free[cls];
+        L->free[cls] = (uint64_t *)(uintptr_t)set[0];
+        memset(set, 0, sizeof *set * words);
+        return set;
+    }
+    if (L->arena_left < words) {
         size_t got, want = SET_CHUNK_BYTES;
         for (int i = 0; i < L->nchunks && want < SET_CHUNK_MAX; i++)
             want *= 2;
@@ -277,8 +305,17 @@ static uint64_t *set_alloc(level_t *L)
         L->arena_left = got / sizeof *L->arena;
     }
     uint64_t *set = L->arena;
-    L->arena += L->ways;
-    L->arena_left -= L->ways;
+    L->arena += words;
+    L->arena_left -= words;
+    return set;
+}
+
+/* A new set of L, empty: its words0 words, the last SET_END when short. */
+static uint64_t *set_new(level_t *L)
+{
+    uint64_t *set = set_alloc(L, L->words0);
+    if (L->words0 < L->ways)
+        set[L->words0 - 1] = SET_END;
     return set;
 }
 
@@ -335,7 +372,7 @@ static inline uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
     if (__builtin_expect(s || !create, 1))
         return s;
     inst_t *I = &L->inst[k];
-    s = set_alloc(L);
+    s = set_new(L);
     if (L->dense) {
         L->blk[(size_t)k * L->nsets + i] = s;
         if (I->n == I->capused) { /* a CPU uses few of its sets: no nsets-long array */
@@ -367,9 +404,31 @@ static inline uint64_t *cpu_set(level_t *L, int cpu, uint64_t tag, int create)
     return set_of(L, L->inst_of[cpu], tag, create);
 }
 
+/* Moves s, a short set of L whose n tags fill it, to a set twice its
+ * size (or of `ways` tags), where set i of instance k was; its old words
+ * go to the free list of their size. Returns the new set. */
+static __attribute__((noinline)) uint64_t *set_grow(level_t *L, int k, uint32_t i, uint64_t *s,
+                                                    uint32_t n)
+{
+    uint32_t words = n + 1, more = 2 * words;
+    int whole = more >= L->ways || more > 16;
+    uint64_t *g = set_alloc(L, whole ? L->ways : more);
+    memcpy(g, s, sizeof *s * n);
+    if (!whole)
+        g[more - 1] = SET_END;
+    int c = words == 4 ? 0 : words == 8 ? 1 : 2;
+    s[0] = (uint64_t)(uintptr_t)L->free[c];
+    L->free[c] = s;
+    if (L->dense)
+        L->blk[(size_t)k * L->nsets + i] = g;
+    else
+        ((slot_t *)slot_of(&L->inst[k], i))->set = g;
+    return g;
+}
+
 static int set_find(const uint64_t *s, uint32_t ways, uint64_t tag)
 {
-    for (uint32_t i = 0; i < ways && s[i]; i++)
+    for (uint32_t i = 0; i < ways && live(s[i]); i++)
         if (s[i] == tag)
             return (int)i;
     return -1;
@@ -383,15 +442,21 @@ static void set_to_front(uint64_t *s, int i)
     s[0] = t;
 }
 
-/* Puts tag first; returns the tag that fell out of the set, or 0. The
- * tags after the last one in use are 0: only those in use move (a loop, not
- * a memmove call, for a few ways). */
-static uint64_t set_insert(uint64_t *s, uint32_t ways, uint64_t tag)
+/* The tags in use in s before the last way (set_room's n). */
+static uint32_t set_used(const uint64_t *s, uint32_t ways)
 {
-    uint64_t victim = s[ways - 1];
     uint32_t n = 0;
-    while (n < ways - 1 && s[n])
+    while (n < ways - 1 && live(s[n]))
         n++;
+    return n;
+}
+
+/* Puts tag first in s, whose first n tags are in use (set_used): s[n] is
+ * 0, or the last way's tag, which falls out and is returned. Only the tags
+ * in use move (a loop, not a memmove call, for a few ways). */
+static uint64_t set_insert(uint64_t *s, uint32_t n, uint64_t tag)
+{
+    uint64_t victim = s[n];
     for (uint32_t i = n; i > 0; i--)
         s[i] = s[i - 1];
     s[0] = tag;
@@ -404,7 +469,7 @@ static int set_remove(uint64_t *s, uint32_t ways, uint64_t tag)
     if (i < 0)
         return 0;
     uint32_t k = (uint32_t)i;
-    for (; k + 1 < ways && s[k + 1]; k++)
+    for (; k + 1 < ways && live(s[k + 1]); k++)
         s[k] = s[k + 1];
     s[k] = 0;
     return 1;
@@ -434,7 +499,10 @@ static void fill(hier_t *h, int cpu, int l, uint64_t tag)
     level_t *L = &h->lv[l];
     int k = L->by_cpu ? cpu : L->inst_of[cpu];
     uint64_t *s = cpu_set(L, cpu, tag, 1);
-    uint64_t v = set_insert(s, L->ways, tag);
+    uint32_t n = set_used(s, L->ways);
+    if (s[n] == SET_END)
+        s = set_grow(L, k, set_index(L, tag), s, n);
+    uint64_t v = set_insert(s, n, tag);
     L->inst[k].ver++;
     if (v)
         evicted(h, l, k, v);
@@ -604,11 +672,13 @@ void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag)
             uint64_t *set = L->dense ? L->blk[(size_t)k * L->nsets + I->used[u]] : I->slot[u].set;
             if (!set)
                 continue;
-            uint32_t n = 0;
-            for (uint32_t w = 0; w < L->ways && set[w]; w++)
+            uint32_t n = 0, room = 0;
+            while (room < L->ways && set[room] != SET_END)
+                room++;
+            for (uint32_t w = 0; w < room && set[w]; w++)
                 if (keep && keep(ctx, set[w]))
                     set[n++] = set[w];
-            memset(set + n, 0, sizeof *set * (L->ways - n));
+            memset(set + n, 0, sizeof *set * (room - n));
         }
     }
 }
