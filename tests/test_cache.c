@@ -398,7 +398,7 @@ END_TEST
 /* A plain model of one CPU's inclusive LRU hierarchy: per level, per set,
  * the tags most recent first (what cache.c must answer, however it keeps
  * its sets). */
-enum { MLV = 3, MSETS = 4, MWAYS = 24 };
+enum { MLV = 3, MSETS = 512, MWAYS = 24 };
 typedef struct {
     int nsets, ways;
     uint64_t t[MSETS][MWAYS];
@@ -455,23 +455,40 @@ static int m_access(mlevel_t *lv, uint64_t tag, int *drops)
 /* Sets of more than 4 ways below the first level start short and grow as
  * lines come (cache.c): an 8-way l2 and a 24-way l3 under random
  * accesses, removals and flushes answer as the plain model does, for
- * every tag, at every level, at every step. */
+ * every tag, at every level, at every step: on 4 CPUs, whose levels find
+ * their sets in arrays, and on 4096, whose l2 and l3 use tables. The 160
+ * tags fall into 4 sets of each level. */
 START_TEST(wide_sets_grow_as_a_model_says)
 {
-    platform_t *p = tu_bare_platform(NCPU, 2, g_node, g_lat, LINE);
-    mlevel_t lv[MLV] = {{.nsets = 2, .ways = 2}, {.nsets = 2, .ways = 8}, {.nsets = 4, .ways = 24}};
+    enum { BIG = 4096, NT = 160 };
+    static int node_big[BIG];
+    for (int i = 0; i < BIG; i++)
+        node_big[i] = i % 2;
+    platform_t *p = _i ? tu_bare_platform(BIG, 2, node_big, g_lat, LINE)
+                       : tu_bare_platform(NCPU, 2, g_node, g_lat, LINE);
+    static mlevel_t lv[MLV];
+    memset(lv, 0, sizeof lv);
+    int nsets[MLV] = {2, 256, 512}, ways[MLV] = {2, 8, 24};
     cache_level_t ids[MLV] = {CACHE_L1D, CACHE_L2, CACHE_L3};
-    for (int k = 0; k < MLV; k++)
-        p->cache[ids[k]] = (platform_cache_t){(uint64_t)(lv[k].nsets * lv[k].ways * LINE),
-                                              lv[k].ways, 1 + 4 * k, SCOPE_CPU};
+    for (int k = 0; k < MLV; k++) {
+        lv[k].nsets = nsets[k];
+        lv[k].ways = ways[k];
+        p->cache[ids[k]] = (platform_cache_t){(uint64_t)(nsets[k] * ways[k] * LINE), ways[k],
+                                              1 + 4 * k, SCOPE_CPU};
+    }
     p->ncache_levels = MLV;
-    int drops[NCPU] = {0}, mdrops = 0;
+    uint64_t tags[NT];
+    for (int i = 0; i < NT; i++)
+        tags[i] = 1 + (uint64_t)(i % 4) + 512 * (uint64_t)(i / 4);
+    static int drops[BIG];
+    memset(drops, 0, sizeof drops);
+    int mdrops = 0;
     hier_t *h = hier_create(p, drop_count, drops);
     unsigned long r = 777;
     for (int step = 0; step < 20000; step++) {
         r = r * 6364136223846793005ul + 1442695040888963407ul;
         int op = (int)((r >> 50) % 32);
-        uint64_t tag = 1 + (r >> 20) % 160;
+        uint64_t tag = tags[(r >> 20) % NT];
         if (op < 28) {
             int want = m_access(lv, tag, &mdrops), got = hier_access(h, 0, tag, HIER_DATA);
             ck_assert_int_eq(got, want < 0 ? -1 : (int)ids[want]);
@@ -482,14 +499,14 @@ START_TEST(wide_sets_grow_as_a_model_says)
         } else {
             hier_flush_private(h, 0, keep_even, NULL);
             for (int k = 0; k < MLV; k++)
-                for (uint64_t t = 1; t <= 160; t++)
-                    if (t % 2)
-                        m_remove(&lv[k], t);
+                for (int i = 0; i < NT; i++)
+                    if (tags[i] % 2)
+                        m_remove(&lv[k], tags[i]);
         }
         for (int k = 0; k < MLV; k++)
-            for (uint64_t t = 1 + (uint64_t)step % 8; t <= 160; t += 8)
-                ck_assert_msg(hier_holds(h, 0, ids[k], t) == (m_find(&lv[k], t) >= 0),
-                              "step %d: level %d, tag %llu", step, k, (unsigned long long)t);
+            for (int i = step % 8; i < NT; i += 8)
+                ck_assert_msg(hier_holds(h, 0, ids[k], tags[i]) == (m_find(&lv[k], tags[i]) >= 0),
+                              "step %d: level %d, tag %llu", step, k, (unsigned long long)tags[i]);
     }
     ck_assert_int_eq(drops[0], mdrops);
     ck_assert_int_gt(mdrops, 100); /* the l3's sets did fill to 24 and evict */
@@ -532,7 +549,7 @@ static Suite *suite(void)
     tcase_add_test(t, flush_empties_every_level);
     tcase_add_test(t, data_flush_keeps_code);
     tcase_add_test(t, sparse_levels_behave_as_dense);
-    tcase_add_test(t, wide_sets_grow_as_a_model_says);
+    tcase_add_loop_test(t, wide_sets_grow_as_a_model_says, 0, 2);
     tcase_add_test(t, no_levels_no_hierarchy);
     suite_add_tcase(s, t);
     return s;
