@@ -11,6 +11,8 @@
  * of set pointers was 64 MiB at 4096 CPUs, mostly zero, and its pages were
  * most of a run's page faults), and the sets are slices of a per-level
  * arena: a run's start neither zeroes nor mallocs what it will not touch.
+ * Below a path's first level, a set starts short and grows as lines come
+ * (SET_END).
  *
  *   side  path (top-down)       a hit at level k      a miss everywhere
  *   data  l1d, l2, l3           LRU update at k,      fill every level,
@@ -276,12 +278,18 @@ void hier_destroy(hier_t *h)
 
 /* --- one set ------------------------------------------------------------ */
 
+/* The free list of a short set of `words` words (4, 8 or 16). */
+static inline int short_class(uint32_t words)
+{
+    return words == 4 ? 0 : words == 8 ? 1 : 2;
+}
+
 /* Room for a new set of L of `words` words, zero: from the sets that grew
  * out of it, else from the level's arena (a malloc per set cost about a
  * tenth of a small run). */
 static uint64_t *set_alloc(level_t *L, uint32_t words)
 {
-    int cls = words == 4 ? 0 : words == 8 ? 1 : 2;
+    int cls = short_class(words);
     if (words < L->ways && L->free[cls]) {
         uint64_t *set = L->free[cls];
         L->free[cls] = (uint64_t *)(uintptr_t)set[0];
@@ -416,7 +424,7 @@ static __attribute__((noinline)) uint64_t *set_grow(level_t *L, int k, uint32_t 
     memcpy(g, s, sizeof *s * n);
     if (!whole)
         g[more - 1] = SET_END;
-    int c = words == 4 ? 0 : words == 8 ? 1 : 2;
+    int c = short_class(words);
     s[0] = (uint64_t)(uintptr_t)L->free[c];
     L->free[c] = s;
     if (L->dense)
@@ -442,7 +450,8 @@ static void set_to_front(uint64_t *s, int i)
     s[0] = t;
 }
 
-/* The tags in use in s before the last way (set_room's n). */
+/* The tags in use in s, counted up to its last way: s[n] is then 0 (room
+ * for one more), SET_END (a short set, full) or the last way's tag. */
 static uint32_t set_used(const uint64_t *s, uint32_t ways)
 {
     uint32_t n = 0;
