@@ -632,7 +632,8 @@ __attribute__((always_inline)) inline int mem_hit(mem_t *m, int cpu, maddr_t a, 
                                                   uint32_t *cost)
 {
     line_t *l = line_at(m, a);
-    if (l->owner != cpu && (op != MEM_READ || l->owner >= 0 || !is_sharer(l, cpu)))
+    /* & and |: one branch on the answer, not one per term */
+    if (!((l->owner == cpu) | ((op == MEM_READ) & (l->owner < 0) & is_sharer(l, cpu))))
         return 0;
     int lvl = -1, way = 0;
     if (m->hier && (way = hier_first_way(m->hier, cpu, a >> m->line_shift, HIER_DATA, &lvl)) < 0)
