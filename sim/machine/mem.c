@@ -645,8 +645,7 @@ __attribute__((always_inline)) inline int mem_hit(mem_t *m, int cpu, maddr_t a, 
         hier_first_promote(m->hier, cpu, a >> m->line_shift, HIER_DATA, way);
     /* what mem_access does in this case, and nothing else */
     if (op != MEM_READ) {
-        if (l->freed)
-            m->freed_writes++;
+        m->freed_writes += l->freed;
         l->dirty = 1;
     }
     *cost = m->hit_cost[op][lvl + 1];

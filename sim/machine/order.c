@@ -565,10 +565,10 @@ uint64_t order_drained_at(const order_t *o, int cpu)
 uint64_t order_line_drained_at(const order_t *o, int cpu, maddr_t a)
 {
     const ocpu_t *c = &o->cpus[cpu];
-    uint64_t line = line_of(o, a), at = 0;
+    uint64_t line = line_of(o, a);
     const note_t *n = &c->early_line[line & (EARLY_SLOTS - 1)];
-    if ((n->key == line) & (n->vis > o->floor))
-        at = n->vis;
+    /* a mask, not a branch: whether the note is live is a coin toss */
+    uint64_t at = n->vis & -(uint64_t)((n->key == line) & (n->vis > o->floor));
     for (int k = 0; k < c->nsb; k++) {
         const sbe_t *e = &o->pool[c->sb[k]];
         if (e->line == line && e->vis > at)
