@@ -122,7 +122,7 @@ struct order {
     uint64_t *holders; /* [id * hw]: CPUs holding the line when it was issued */
     uint64_t *hsum;    /* [id * sw]: the summary of each entry's holders */
     int cap, *freel, nfree, used;
-    hent_t *heap; /* by (vis, seq) */
+    hent_t *heap; /* by (vis, seq); empty, heap[0].vis is UINT64_MAX (never due) */
     int nheap;
     uint64_t *scratch; /* holders noted by order_before_store */
     uint64_t *ssum;    /* [sw]: scratch's summary, exact */
@@ -167,6 +167,8 @@ order_t *order_create(const platform_t *p, mem_t *mem)
     o->qsum = calloc((size_t)o->sw, sizeof *o->qsum);
     /* aligned: each CPU's first fields in one host cache line (ocpu_t) */
     _Static_assert(sizeof(ocpu_t) % 64 == 0, "ocpu_t: a whole number of cache lines");
+    o->heap = xrealloc(NULL, sizeof *o->heap);
+    o->heap[0] = (hent_t){.vis = UINT64_MAX};
     o->cpus = aligned_alloc(64, sizeof *o->cpus * (size_t)o->ncpus);
     if (o->cpus)
         memset(o->cpus, 0, sizeof *o->cpus * (size_t)o->ncpus);
@@ -254,6 +256,8 @@ static int heap_pop(order_t *o)
     }
     if (o->nheap)
         o->heap[i] = last;
+    else
+        o->heap[0].vis = UINT64_MAX; /* the tests of heap[0].vis need no nheap */
     return top;
 }
 
@@ -469,7 +473,7 @@ static void retire(order_t *o, int id)
 /* The stores due at t, in order (order_settle found the first). */
 static void settle_due(order_t *o, uint64_t t)
 {
-    while (o->nheap && o->heap[0].vis <= t) {
+    while (o->nheap && o->heap[0].vis <= t) { /* t may be UINT64_MAX */
         int id = heap_pop(o);
         const sbe_t *e = &o->pool[id];
         if (o->model == PLATFORM_WEAK) {
@@ -488,7 +492,7 @@ static void settle_due(order_t *o, uint64_t t)
  * it calls them. */
 __attribute__((always_inline)) inline void order_settle(order_t *o, uint64_t t)
 {
-    if (o->nheap && o->heap[0].vis <= t) /* before most accesses, nothing is due */
+    if (o->heap[0].vis <= t) /* before most accesses, nothing is due */
         settle_due(o, t);
     if (t > o->floor)
         o->floor = t;
@@ -661,7 +665,7 @@ static inline int note_early(order_t *o, ocpu_t *c, maddr_t a, uint64_t line, ui
 static void settle_ahead(order_t *o, int cpu, uint64_t upto)
 {
     ocpu_t *c = &o->cpus[cpu];
-    while (o->nheap && o->heap[0].vis <= upto) {
+    while (o->heap[0].vis <= upto) {
         int id = o->heap[0].id;
         const sbe_t *e = &o->pool[id];
         if (e->cpu != cpu ||
@@ -691,7 +695,7 @@ __attribute__((always_inline)) inline void order_store(order_t *o, int cpu, madd
     o->nstores++;
     if (quiet_until >= vis && vis > t) { /* see "Early visibility" */
         settle_ahead(o, cpu, vis);
-        if ((!o->nheap || o->heap[0].vis > vis) && settles_alone(o, release, o->ssum, line) &&
+        if (o->heap[0].vis > vis && settles_alone(o, release, o->ssum, line) &&
             note_early(o, c, a, line, vis)) {
             mem_set_word(o->mem, a, v); /* after the access: see order.h */
             return;
