@@ -523,7 +523,7 @@ __attribute__((always_inline)) inline order_src_t order_load(order_t *o, int cpu
     }
     if (c->early_max > t) { /* a buffered store is newer than a note of its word */
         const note_t *n = &c->early_word[(a >> 3) & (EARLY_SLOTS - 1)];
-        if (n->key == a && n->vis > t) {
+        if ((n->key == a) & (n->vis > t)) {
             *v = mem_peek(o->mem, a); /* what it wrote: nobody else could write since */
             o->nfwd++;
             return ORDER_FROM_BUFFER;
@@ -575,8 +575,7 @@ uint64_t order_line_drained_at(const order_t *o, int cpu, maddr_t a)
     uint64_t at = n->vis & -(uint64_t)((n->key == line) & (n->vis > o->floor));
     for (int k = 0; k < c->nsb; k++) {
         const sbe_t *e = &o->pool[c->sb[k]];
-        if (e->line == line && e->vis > at)
-            at = e->vis;
+        at = (e->line == line) & (e->vis > at) ? e->vis : at;
     }
     return at;
 }
