@@ -635,11 +635,18 @@ int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
     return 1;
 }
 
-void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
+/* hier_remove_at, inlined in the loops that call it per level */
+static inline __attribute__((always_inline)) void remove_at(hier_t *h, int cpu, int l,
+                                                             uint64_t tag)
 {
     level_t *L = &h->lv[l];
     if (set_remove(cpu_set(L, cpu, tag, 0), L->ways, tag))
         L->inst[L->inst_of[cpu]].ver++;
+}
+
+void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
+{
+    remove_at(h, cpu, (int)l, tag);
 }
 
 void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep, int fetched)
@@ -648,7 +655,7 @@ void hier_remove(hier_t *h, int cpu, uint64_t tag, int keep, int fetched)
         const level_t *L = &h->lv[l];
         if (!L->present || (keep >= 0 && L->inst_of[cpu] == L->inst_of[keep]))
             continue;
-        hier_remove_at(h, cpu, (cache_level_t)l, tag);
+        remove_at(h, cpu, l, tag);
     }
 #ifndef NDEBUG /* the caller's promise, checked in debug builds (the sanitizers') */
     if (!fetched && hier_holds(h, cpu, CACHE_L1I, tag))
