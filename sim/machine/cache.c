@@ -503,7 +503,7 @@ static void evicted(hier_t *h, int l, int k, uint64_t v)
 
 /* Fills tag into cpu's instance of level l, where hier_access has just
  * looked for it and missed (a fill below can evict, never bring it). */
-static void fill(hier_t *h, int cpu, int l, uint64_t tag)
+static inline __attribute__((always_inline)) void fill(hier_t *h, int cpu, int l, uint64_t tag)
 {
     level_t *L = &h->lv[l];
     int k = L->by_cpu ? cpu : L->inst_of[cpu];
@@ -636,8 +636,7 @@ int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
 }
 
 /* hier_remove_at, inlined in the loops that call it per level */
-static inline __attribute__((always_inline)) void remove_at(hier_t *h, int cpu, int l,
-                                                             uint64_t tag)
+static inline __attribute__((always_inline)) void remove_at(hier_t *h, int cpu, int l, uint64_t tag)
 {
     level_t *L = &h->lv[l];
     if (set_remove(cpu_set(L, cpu, tag, 0), L->ways, tag))
