@@ -140,7 +140,8 @@ static inline __attribute__((always_inline)) void sync_step(cpu_t *c)
 static inline void irq_rearm(cpu_t *c)
 {
     const machine_t *m = c->m;
-    c->irq_at = m->tick_fn && !m->stopping && !c->irq_off ? c->next_tick : UINT64_MAX;
+    int on = (m->tick_fn != NULL) & !m->stopping & !c->irq_off; /* one branch at most */
+    c->irq_at = on ? c->next_tick : UINT64_MAX;
 }
 
 /* The handler starts with interrupts off. It may enable them (the timer
