@@ -698,6 +698,30 @@ void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag)
     }
 }
 
+size_t hier_last_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap)
+{
+    const level_t *L = &h->lv[h->last];
+    int k = L->inst_of[cpu];
+    const inst_t *I = &L->inst[k];
+    size_t n = 0;
+    for (uint32_t u = 0; u < (L->dense ? I->n : I->mask + 1); u++) {
+        const uint64_t *set =
+            L->dense ? L->blk[(size_t)k * L->nsets + I->used[u]] : I->slot[u].set;
+        for (uint32_t w = 0; set && w < L->ways && live(set[w]); w++) {
+            if (set[w] & HIER_FOREIGN)
+                continue;
+            if (n == *cap) {
+                *cap = *cap ? 2 * *cap : 256;
+                *buf = realloc(*buf, sizeof **buf * *cap);
+                if (!*buf)
+                    abort();
+            }
+            (*buf)[n++] = set[w];
+        }
+    }
+    return n;
+}
+
 void hier_fill_foreign(hier_t *h, int cpu, uint64_t first, uint64_t n)
 {
     if (n > h->max_lines)

@@ -75,6 +75,11 @@ void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
  * NULL when the level is absent. The array belongs to h. */
 const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n);
 
+/* The tags of cpu's instance of the last level, foreign ones left out,
+ * in *buf (grown as needed; *cap is its room, the caller frees it): every
+ * line cpu holds is among them (inclusion). Returns how many. */
+size_t hier_last_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap);
+
 /* Empties cpu's private levels (foreign lines too) but for the lines for
  * which keep(ctx, tag) says 1 (keep NULL: none), which keep their order.
  * Shared levels are left to the caller (mem_flush removes the lines nobody

@@ -96,7 +96,9 @@ struct mem {
     line_t *lines;
     uint64_t nlines, cap_lines;
     size_t lines_map, words_map; /* the mappings' sizes (zmap may give more) */
-    lvec_t *held;                /* [ncpus] */
+    lvec_t *held;                /* [ncpus]; without a hierarchy only (note_held) */
+    uint64_t *flushed;           /* mem_flush's tags of the last level */
+    size_t capflushed;
     uint32_t c_hit, c_atomic, c_local, c_c2c, c_dirty, c_inval, c_insn;
     uint32_t jitter;
     gsl_rng *rng;
@@ -235,6 +237,7 @@ void mem_destroy(mem_t *m)
     for (int c = 0; c < m->ncpus; c++)
         free(m->held[c].v);
     free(m->held);
+    free(m->flushed);
     hier_destroy(m->hier);
     tlb_destroy(m->tlb);
     free(m->evictions);
@@ -384,6 +387,8 @@ __attribute__((always_inline)) inline void mem_holders(const mem_t *m, maddr_t a
 
 static void note_held(mem_t *m, int cpu, uint64_t line)
 {
+    if (m->hier)
+        return; /* mem_flush finds cpu's lines in its last level */
     lvec_t *h = &m->held[cpu];
     if (h->n == h->cap) {
         /* Compact: keep only lines still held, once each. */
@@ -753,8 +758,23 @@ void mem_mark_code(mem_t *m, maddr_t a, size_t bytes)
         line_at(m, li << m->line_shift)->pad |= PAD_CODE;
 }
 
+/* With a hierarchy, the lines cpu holds are in its last level (inclusion),
+ * where a flush finds them: no list is kept as they come, one miss at a
+ * time. The lines are let go in another order than they came, to the same
+ * end: letting go of one changes no other. */
 void mem_flush(mem_t *m, int cpu, int with_code)
 {
+    if (m->hier) {
+        size_t n = hier_last_tags(m->hier, cpu, &m->flushed, &m->capflushed);
+        for (size_t i = 0; i < n; i++) {
+            line_t *l = &m->lines[m->flushed[i]];
+            if (((l->pad & PAD_CODE) && !with_code) || !let_go(l, cpu))
+                continue;
+            unlevel_flushed(m, cpu, m->flushed[i]);
+        }
+        hier_flush_private(m->hier, cpu, with_code ? NULL : keep_code, m);
+        return;
+    }
     lvec_t *h = &m->held[cpu];
     size_t kept = 0;
     for (size_t i = 0; i < h->n; i++) {
@@ -763,14 +783,9 @@ void mem_flush(mem_t *m, int cpu, int with_code)
             h->v[kept++] = h->v[i]; /* still held: stays on the list */
             continue;
         }
-        if (!let_go(l, cpu))
-            continue;
-        if (m->hier)
-            unlevel_flushed(m, cpu, h->v[i]);
+        let_go(l, cpu);
     }
     h->n = kept;
-    if (m->hier)
-        hier_flush_private(m->hier, cpu, with_code ? NULL : keep_code, m);
 }
 
 /* --- footprints ------------------------------------------------------------ */
