@@ -705,8 +705,7 @@ size_t hier_last_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap)
     const inst_t *I = &L->inst[k];
     size_t n = 0;
     for (uint32_t u = 0; u < (L->dense ? I->n : I->mask + 1); u++) {
-        const uint64_t *set =
-            L->dense ? L->blk[(size_t)k * L->nsets + I->used[u]] : I->slot[u].set;
+        const uint64_t *set = L->dense ? L->blk[(size_t)k * L->nsets + I->used[u]] : I->slot[u].set;
         for (uint32_t w = 0; set && w < L->ways && live(set[w]); w++) {
             if (set[w] & HIER_FOREIGN)
                 continue;
