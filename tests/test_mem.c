@@ -429,6 +429,75 @@ START_TEST(hit_matches_access_flat)
 }
 END_TEST
 
+/* --- flushes: a CPU lets go of its lines, and of nothing else --- */
+
+enum { FL = 6000, FCODE = 24, FSTEPS = 40000, FCPUS = 8 };
+
+/* Random reads, writes and code fetches of several CPUs (some sharing a
+ * last level, where the platform has shared ones), over more lines than
+ * the first levels hold; now and then one CPU flushes, with or without its
+ * code. After it, that CPU holds no line but the code it kept, and every
+ * other CPU holds what it held before. mem_flush finds a CPU's lines in
+ * its last level: a line missed there would stay held. More lines than
+ * the last levels have sets, so that sets hold several. */
+static void flush_exact(mem_t *m, const platform_t *p)
+{
+    maddr_t a[FL];
+    for (int i = 0; i < FL; i++)
+        a[i] = mem_alloc(m, i % p->nnodes, 8);
+    for (int i = 0; i < FCODE; i++)
+        mem_mark_code(m, a[i], 8);
+    int cpus[FCPUS];
+    for (int k = 0; k < FCPUS; k++) /* neighbours, then CPUs far apart */
+        cpus[k] = k < FCPUS / 2 ? k : (k * (p->ncpus / FCPUS)) % p->ncpus;
+    static unsigned char held[FCPUS][FL];
+    uint64_t r = 0x9e3779b97f4a7c15ull;
+    int flushes = 0, let_go = 0;
+    for (int step = 0; step < FSTEPS; step++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        int cpu = cpus[r % FCPUS], i = (int)((r >> 8) % ((r >> 60) < 8 ? 256 : FL)); /* hot */
+        if (i < FCODE) {
+            mem_kind_t k;
+            int lvl;
+            mem_fetch_code(m, cpu, a[i], &k, &lvl);
+        } else {
+            mem_access(m, cpu, a[i], (r >> 20) % 3 ? MEM_READ : MEM_WRITE, NULL);
+        }
+        if ((r >> 32) % 1500)
+            continue;
+        int f = (int)((r >> 40) % FCPUS), with_code = (int)(r >> 50 & 1);
+        for (int k = 0; k < FCPUS; k++)
+            for (int j = 0; j < FL; j++)
+                held[k][j] = (unsigned char)mem_holds(m, cpus[k], a[j]);
+        mem_flush(m, cpus[f], with_code);
+        flushes++;
+        for (int k = 0; k < FCPUS; k++)
+            for (int j = 0; j < FL; j++) {
+                int now = mem_holds(m, cpus[k], a[j]);
+                int want = cpus[k] != cpus[f] || (j < FCODE && !with_code) ? held[k][j] : 0;
+                ck_assert_msg(now == want, "step %d: cpu %d, line %d: %d after cpu %d's flush",
+                              step, cpus[k], j, now, cpus[f]);
+                let_go += held[k][j] && !now;
+            }
+    }
+    ck_assert_int_ge(flushes, 10);
+    ck_assert_int_gt(let_go, 100); /* the flushes had lines to let go of */
+}
+
+/* A loop test, a platform a run (one SimGrid platform per process). */
+static const char *const kFlushPlatforms[] = {"numa32", "epyc2s",
+                                              "xeon2s"}; /* private l3; shared */
+
+START_TEST(flush_lets_go_of_exactly_its_lines)
+{
+    platform_t *p = tu_platform(kFlushPlatforms[_i]);
+    check_arg_t arg = {flush_exact, 0};
+    tu_machine_run(p, "test_mem", 0, in_setup, NULL, &arg);
+    ck_assert_int_eq(arg.ran, 1);
+    platform_free(p);
+}
+END_TEST
+
 /* --- jitter --- */
 
 enum { NJ = 200, JMAX = 50 };
@@ -484,6 +553,7 @@ static Suite *mem_suite(void)
     tcase_add_test(t, hit_local_remote_costs);
     tcase_add_test(t, c2c_costs);
     tcase_add_test(t, flush_then_miss);
+    tcase_add_loop_test(t, flush_lets_go_of_exactly_its_lines, 0, 3);
     tcase_add_test(t, freed_writes_counted);
     tcase_add_test(t, inval_farthest_sharer);
     tcase_add_test(t, jitter_bounded_and_seeded);
