@@ -674,6 +674,19 @@ const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n)
     return L->members + L->first[k];
 }
 
+/* Instance k's sets of L, for walks: slots 0 .. inst_slots() - 1, each a
+ * set or NULL (a sparse table's empty slot). */
+static uint32_t inst_slots(const level_t *L, const inst_t *I)
+{
+    return L->dense ? I->n : I->mask + 1;
+}
+
+static uint64_t *inst_slot(const level_t *L, int k, uint32_t u)
+{
+    const inst_t *I = &L->inst[k];
+    return L->dense ? L->blk[(size_t)k * L->nsets + I->used[u]] : I->slot[u].set;
+}
+
 void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag), void *ctx)
 {
     for (int l = 0; l < CACHE_NLEVELS; l++) {
@@ -683,8 +696,8 @@ void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag)
             continue;
         inst_t *I = &L->inst[k];
         I->ver++;
-        for (uint32_t u = 0; u < (L->dense ? I->n : I->mask + 1); u++) {
-            uint64_t *set = L->dense ? L->blk[(size_t)k * L->nsets + I->used[u]] : I->slot[u].set;
+        for (uint32_t u = 0; u < inst_slots(L, I); u++) {
+            uint64_t *set = inst_slot(L, k, u);
             if (!set)
                 continue;
             uint32_t n = 0, room = 0;
@@ -704,8 +717,8 @@ size_t hier_last_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap)
     int k = L->inst_of[cpu];
     const inst_t *I = &L->inst[k];
     size_t n = 0;
-    for (uint32_t u = 0; u < (L->dense ? I->n : I->mask + 1); u++) {
-        const uint64_t *set = L->dense ? L->blk[(size_t)k * L->nsets + I->used[u]] : I->slot[u].set;
+    for (uint32_t u = 0; u < inst_slots(L, I); u++) {
+        const uint64_t *set = inst_slot(L, k, u);
         for (uint32_t w = 0; set && w < L->ways && live(set[w]); w++) {
             if (set[w] & HIER_FOREIGN)
                 continue;
