@@ -5,7 +5,7 @@
 # every mutant and reports each one that numasim lets through to SimGrid and
 # that SimGrid then aborts on, crashes on or hangs on (anything but exit 0, or
 # exit 2 with one line). Such a file is a validation gap in
-# sim/machine/platform_xml.c: the fix goes there, the file to tests/regress/platform/.
+# sim/machine/platform/platform_xml.c: the fix goes there, the file to tests/regress/platform/.
 # Usage: fuzz/differential.sh NUMASIM_BINARY [MUTANTS [SEED]]
 # (needs python3; about 30 ms per mutant)
 set -u

@@ -1,4 +1,4 @@
-/* fuzz_platform: libFuzzer harness of platform_read() (sim/machine/platform_xml.c).
+/* fuzz_platform: libFuzzer harness of platform_read() (sim/machine/platform/platform_xml.c).
  *
  * The input is a platform file, optionally followed by NUL-separated
  * NAME=VALUE overrides (see fuzz_common.h). Errors must be one non-empty

@@ -140,9 +140,9 @@ START_TEST(mem_hits_by_level_and_dirty_eviction)
     mem_t *m = mem_create(p);
     ck_assert(mem_has_levels(m));
     maddr_t a = lines(m, 40);
-    mem_kind_t k;
+    access_kind_t k;
     ck_assert_uint_eq(mem_access(m, 0, a, MEM_WRITE, &k), 100);
-    ck_assert_int_eq(k, MEM_MISS_LOCAL);
+    ck_assert_int_eq(k, ACCESS_MISS_LOCAL);
     ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 1); /* l1d hit */
     ck_assert_int_eq(mem_last_level(m), CACHE_L1D);
     ck_assert_uint_eq(mem_access(m, 0, a, MEM_RMW, &k), 7); /* atomic on a held line */
@@ -154,7 +154,7 @@ START_TEST(mem_hits_by_level_and_dirty_eviction)
     ck_assert_uint_ge(mem_evictions(m, 0, 0), 1);
     /* written back: CPU 2 (other node) finds it in memory, not in a cache */
     mem_access(m, 2, a, MEM_READ, &k);
-    ck_assert_int_eq(k, MEM_MISS_REMOTE);
+    ck_assert_int_eq(k, ACCESS_MISS_REMOTE);
     mem_destroy(m);
     free(p);
 }
@@ -185,11 +185,11 @@ START_TEST(write_invalidates_every_level)
     mem_access(m, 0, a, MEM_WRITE, NULL);
     /* hier_t is inside mem: observe it through the costs. The readers lost
      * it (a miss each), the writer hits in l1d. */
-    mem_kind_t k;
+    access_kind_t k;
     ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 1);
     ck_assert(!mem_holds(m, 1, a) && !mem_holds(m, 2, a));
     mem_access(m, 1, a, MEM_READ, &k);
-    ck_assert_int_eq(k, MEM_C2C_NODE);
+    ck_assert_int_eq(k, ACCESS_C2C_NODE);
     mem_destroy(m);
     free(p);
 }
@@ -200,19 +200,19 @@ START_TEST(shared_level_serves_a_neighbour)
     platform_t *p = tiny(0, SCOPE_NODE);
     mem_t *m = mem_create(p);
     maddr_t a = lines(m, 1);
-    mem_kind_t k;
+    access_kind_t k;
     mem_access(m, 0, a, MEM_READ, &k);
-    ck_assert_int_eq(k, MEM_MISS_LOCAL);
+    ck_assert_int_eq(k, ACCESS_MISS_LOCAL);
     ck_assert_uint_eq(mem_access(m, 1, a, MEM_READ, &k), 14); /* node-mate: l3 */
-    ck_assert_int_eq(k, MEM_HIT);
+    ck_assert_int_eq(k, ACCESS_HIT);
     ck_assert_int_eq(mem_last_level(m), CACHE_L3);
     mem_access(m, 2, a, MEM_READ, &k); /* the other node: its own l3 is empty */
-    ck_assert_int_eq(k, MEM_MISS_REMOTE);
+    ck_assert_int_eq(k, ACCESS_MISS_REMOTE);
     /* a flush of CPU 0 keeps the line in the node's l3 for CPU 1 */
     mem_flush(m, 0, 1);
     ck_assert(!mem_holds(m, 0, a) && mem_holds(m, 1, a));
     ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 14);
-    ck_assert_int_eq(k, MEM_HIT);
+    ck_assert_int_eq(k, ACCESS_HIT);
     ck_assert(!mem_spin_exact(m)); /* a neighbour can evict a spinner's line */
     mem_destroy(m);
     free(p);
@@ -224,17 +224,17 @@ START_TEST(code_fetches)
     platform_t *p = tiny(1, -1);
     mem_t *m = mem_create(p);
     maddr_t code = mem_alloc(m, 1, 2 * LINE);
-    mem_kind_t k;
+    access_kind_t k;
     int lv;
     ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 300); /* node 1: remote */
-    ck_assert_int_eq(k, MEM_MISS_REMOTE);
+    ck_assert_int_eq(k, ACCESS_MISS_REMOTE);
     ck_assert_int_eq(lv, -1);
     ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 0); /* l1i hit: free */
     ck_assert_int_eq(lv, CACHE_L1I);
     /* l1i holds two lines: the second code line does not evict the first */
     mem_fetch_code(m, 0, code + LINE, &k, &lv);
     ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 0);
-    ck_assert_uint_eq(mem_count(m, MEM_MISS_REMOTE), 0); /* code is counted apart */
+    ck_assert_uint_eq(mem_count(m, ACCESS_MISS_REMOTE), 0); /* code is counted apart */
     mem_destroy(m);
     free(p);
 }
@@ -296,14 +296,14 @@ START_TEST(flush_empties_every_level)
     maddr_t a = lines(m, 4);
     for (int i = 0; i < 4; i++)
         mem_access(m, 0, a + (maddr_t)i * LINE, i % 2 ? MEM_WRITE : MEM_READ, NULL);
-    mem_kind_t k;
+    access_kind_t k;
     int lv;
     mem_fetch_code(m, 0, a, &k, &lv);
     mem_flush(m, 0, 1);
     for (int i = 0; i < 4; i++) {
         ck_assert(!mem_holds(m, 0, a + (maddr_t)i * LINE));
         mem_access(m, 0, a + (maddr_t)i * LINE, MEM_READ, &k);
-        ck_assert_int_eq(k, MEM_MISS_LOCAL);
+        ck_assert_int_eq(k, ACCESS_MISS_LOCAL);
     }
     mem_destroy(m);
     free(p);
@@ -316,7 +316,7 @@ START_TEST(data_flush_keeps_code)
     mem_t *m = mem_create(p);
     maddr_t code = mem_alloc(m, 0, LINE), data = lines(m, 1);
     mem_mark_code(m, code, LINE);
-    mem_kind_t k;
+    access_kind_t k;
     int lv;
     mem_fetch_code(m, 0, code, &k, &lv);
     mem_access(m, 0, data, MEM_WRITE, NULL);
@@ -327,7 +327,7 @@ START_TEST(data_flush_keeps_code)
     mem_flush(m, 0, 1); /* with the code */
     ck_assert(!mem_holds(m, 0, code));
     ck_assert_uint_eq(mem_fetch_code(m, 0, code, &k, &lv), 100);
-    ck_assert_int_eq(k, MEM_MISS_LOCAL);
+    ck_assert_int_eq(k, ACCESS_MISS_LOCAL);
     mem_destroy(m);
     free(p);
 }

@@ -1,10 +1,11 @@
 /* test_cpu: CPU time accounting, the scheduler's determinism, and ticks.
  *
- * Every test runs machine_run on smp4 (4 CPUs, one node) in its own forked
+ * Every test runs sim_run on smp4 (4 CPUs, one node) in its own forked
  * test process; the determinism test forks twice more itself, since it
  * needs two SimGrid runs to compare.
  */
 #include "cpu.h"
+#include "mem.h"
 #include "simulated.h"
 #include "testutil.h"
 
@@ -58,7 +59,7 @@ static void read_prog(cpu_t *c, void *arg)
 static void read_setup(machine_t *m, void *arg)
 {
     (void)arg;
-    g_line = mem_alloc(machine_mem(m), 0, 8);
+    g_line = mem_alloc(sim_mem(m), 0, 8);
     g_costs = machine_platform(m)->costs;
     machine_set_program(m, 0, read_prog, NULL);
 }
@@ -125,8 +126,8 @@ static void mixed_setup(machine_t *m, void *arg)
 {
     (void)arg;
     for (int i = 0; i < 3; i++)
-        g_shared[i] = mem_alloc(machine_mem(m), 0, 16);
-    machine_set_always_yield(m, g_always_yield);
+        g_shared[i] = mem_alloc(sim_mem(m), 0, 16);
+    sim_set_always_yield(m, g_always_yield);
     for (int i = 0; i < 4; i++)
         machine_set_program(m, i, mixed_prog, NULL);
 }
@@ -144,7 +145,7 @@ static int mixed_run(void *always_yield)
     platform_t *p = tu_platform_flat("smp4");
     machine_hooks_t hooks = {mixed_setup, count_switches, NULL};
     err_t e;
-    return machine_run(p, "test_cpu", 7, &hooks, &e) != 0 || g_nlog != NLOG ? 3 : 0;
+    return sim_run(p, "test_cpu", 7, &hooks, &e) != 0 || g_nlog != NLOG ? 3 : 0;
 }
 
 /* Runs the mixed program in a child process; its log comes through a pipe. */
@@ -268,7 +269,7 @@ static void irq_prog(cpu_t *c, void *arg)
 static void irq_setup(machine_t *m, void *arg)
 {
     (void)arg;
-    g_line = mem_alloc(machine_mem(m), 0, 8);
+    g_line = mem_alloc(sim_mem(m), 0, 8);
     machine_set_tick(m, PERIOD, PERIOD / 2, on_tick, NULL);
     machine_set_program(m, 0, irq_prog, NULL);
 }

@@ -1,4 +1,4 @@
-/* test_generate: the fat-tree generator (sim/machine/generate.c).
+/* test_generate: the fat-tree generator (sim/machine/platform/generate.c).
  *
  * The topology functions (node counts, brick pairing, routers crossed as a
  * function of the node numbers), the argument checks, and the generated

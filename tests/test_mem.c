@@ -1,8 +1,8 @@
 /* test_mem: the coherence cost model of mem.c against its cost table.
  *
- * mem_create needs the route latencies, so each test runs machine_run on
+ * mem_create needs the route latencies, so each test runs sim_run on
  * numa32 with no CPU programs and does its checks in the setup hook, where
- * machine_mem() exists at cycle 0. Expected costs are computed from the
+ * sim_mem() exists at cycle 0. Expected costs are computed from the
  * platform's figures and node_lat with the table's formulas, so the tests
  * follow retuned platforms but not a changed model.
  *
@@ -28,7 +28,7 @@ typedef struct {
 static void in_setup(machine_t *m, void *arg)
 {
     check_arg_t *a = arg;
-    a->fn(machine_mem(m), machine_platform(m));
+    a->fn(sim_mem(m), machine_platform(m));
     a->ran = 1;
 }
 
@@ -63,12 +63,12 @@ static uint32_t lat3(const platform_t *p, int n, int h, int o)
 }
 
 /* One access that must find `want`; returns its cost. */
-static uint32_t acc(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t want)
+static uint32_t acc(mem_t *m, int cpu, maddr_t a, mem_op_t op, access_kind_t want)
 {
-    mem_kind_t k = MEM_NKINDS;
+    access_kind_t k = ACCESS_NKINDS;
     uint32_t c = mem_access(m, cpu, a, op, &k);
-    ck_assert_msg(k == want, "cpu %d op %d found %s, expected %s", cpu, (int)op, mem_kind_name(k),
-                  mem_kind_name(want));
+    ck_assert_msg(k == want, "cpu %d op %d found %s, expected %s", cpu, (int)op,
+                  access_kind_name(k), access_kind_name(want));
     return c;
 }
 
@@ -80,10 +80,10 @@ static void hit_local_remote(mem_t *m, const platform_t *p)
     ck_assert_int_eq(mem_home(m, a), 0);
     ck_assert_int_eq(mem_home(m, far), 8);
     ck_assert_uint_ne(mem_line_of(m, a), mem_line_of(m, far));
-    uint32_t local = acc(m, 0, a, MEM_READ, MEM_MISS_LOCAL);
-    uint32_t hit = acc(m, 0, a, MEM_READ, MEM_HIT);
-    uint32_t remote = acc(m, 0, far, MEM_READ, MEM_MISS_REMOTE);
-    uint32_t brick = acc(m, 0, near, MEM_READ, MEM_MISS_REMOTE);
+    uint32_t local = acc(m, 0, a, MEM_READ, ACCESS_MISS_LOCAL);
+    uint32_t hit = acc(m, 0, a, MEM_READ, ACCESS_HIT);
+    uint32_t remote = acc(m, 0, far, MEM_READ, ACCESS_MISS_REMOTE);
+    uint32_t brick = acc(m, 0, near, MEM_READ, ACCESS_MISS_REMOTE);
     ck_assert_uint_eq(local, cyc(p->costs.mem_local_cycles));
     ck_assert_uint_eq(hit, cyc(p->costs.hit_cycles));
     ck_assert_uint_eq(remote, cyc(p->costs.mem_local_cycles) + lat(p, 0, 8));
@@ -92,11 +92,11 @@ static void hit_local_remote(mem_t *m, const platform_t *p)
     ck_assert_uint_lt(local, brick);
     ck_assert_uint_lt(brick, remote);
     /* The line is held exclusive (E): a write and an RMW hit too. */
-    ck_assert_uint_eq(acc(m, 0, a, MEM_WRITE, MEM_HIT), cyc(p->costs.hit_cycles));
-    ck_assert_uint_eq(acc(m, 0, a, MEM_RMW, MEM_HIT), cyc(p->costs.atomic_cycles));
-    ck_assert_uint_eq(mem_count(m, MEM_HIT), 3);
-    ck_assert_uint_eq(mem_count(m, MEM_MISS_LOCAL), 1);
-    ck_assert_uint_eq(mem_count(m, MEM_MISS_REMOTE), 2);
+    ck_assert_uint_eq(acc(m, 0, a, MEM_WRITE, ACCESS_HIT), cyc(p->costs.hit_cycles));
+    ck_assert_uint_eq(acc(m, 0, a, MEM_RMW, ACCESS_HIT), cyc(p->costs.atomic_cycles));
+    ck_assert_uint_eq(mem_count(m, ACCESS_HIT), 3);
+    ck_assert_uint_eq(mem_count(m, ACCESS_MISS_LOCAL), 1);
+    ck_assert_uint_eq(mem_count(m, ACCESS_MISS_REMOTE), 2);
 }
 
 START_TEST(hit_local_remote_costs)
@@ -112,31 +112,31 @@ static void c2c(mem_t *m, const platform_t *p)
     uint32_t local = cyc(p->costs.mem_local_cycles), dirty = cyc(p->costs.remote_dirty_cycles);
     /* Same bus: CPU 1 reads what CPU 0 (node 0) modified. */
     maddr_t a = mem_alloc(m, 0, 8);
-    ck_assert_uint_eq(acc(m, 0, a, MEM_WRITE, MEM_MISS_LOCAL), local);
-    ck_assert_uint_eq(acc(m, 1, a, MEM_READ, MEM_C2C_NODE), cyc(p->costs.c2c_node_cycles));
+    ck_assert_uint_eq(acc(m, 0, a, MEM_WRITE, ACCESS_MISS_LOCAL), local);
+    ck_assert_uint_eq(acc(m, 1, a, MEM_READ, ACCESS_C2C_NODE), cyc(p->costs.c2c_node_cycles));
     ck_assert(mem_holds(m, 0, a) && mem_holds(m, 1, a)); /* both shared now */
-    acc(m, 1, a, MEM_READ, MEM_HIT);
+    acc(m, 1, a, MEM_READ, ACCESS_HIT);
 
     /* Three distinct nodes: reader 8, home 1, owner 2. */
     maddr_t b = mem_alloc(m, 1, 8);
-    acc(m, 4, b, MEM_WRITE, MEM_MISS_REMOTE);
-    uint32_t c = acc(m, 16, b, MEM_READ, MEM_C2C_REMOTE);
+    acc(m, 4, b, MEM_WRITE, ACCESS_MISS_REMOTE);
+    uint32_t c = acc(m, 16, b, MEM_READ, ACCESS_C2C_REMOTE);
     ck_assert_uint_eq(c, local + lat3(p, 8, 1, 2) + dirty);
     ck_assert_uint_gt(lat3(p, 8, 1, 2), lat(p, 8, 2)); /* the detour through home counts */
 
     /* Home at one end: lat3 is the plain round trip. */
     maddr_t d = mem_alloc(m, 0, 8);
-    acc(m, 16, d, MEM_WRITE, MEM_MISS_REMOTE);
-    ck_assert_uint_eq(acc(m, 0, d, MEM_READ, MEM_C2C_REMOTE), local + lat(p, 0, 8) + dirty);
+    acc(m, 16, d, MEM_WRITE, ACCESS_MISS_REMOTE);
+    ck_assert_uint_eq(acc(m, 0, d, MEM_READ, ACCESS_C2C_REMOTE), local + lat(p, 0, 8) + dirty);
 
     /* RMW of a remotely modified line: max(fetch, invalidation) + atomic. */
     maddr_t f = mem_alloc(m, 0, 8);
-    acc(m, 16, f, MEM_WRITE, MEM_MISS_REMOTE);
-    ck_assert_uint_eq(acc(m, 0, f, MEM_RMW, MEM_C2C_REMOTE),
+    acc(m, 16, f, MEM_WRITE, ACCESS_MISS_REMOTE);
+    ck_assert_uint_eq(acc(m, 0, f, MEM_RMW, ACCESS_C2C_REMOTE),
                       local + lat(p, 0, 8) + dirty + cyc(p->costs.atomic_cycles));
     ck_assert(!mem_holds(m, 16, f));
-    ck_assert_uint_eq(mem_count(m, MEM_C2C_NODE), 1);
-    ck_assert_uint_eq(mem_count(m, MEM_C2C_REMOTE), 3);
+    ck_assert_uint_eq(mem_count(m, ACCESS_C2C_NODE), 1);
+    ck_assert_uint_eq(mem_count(m, ACCESS_C2C_REMOTE), 3);
 }
 
 START_TEST(c2c_costs)
@@ -151,33 +151,33 @@ static void flush(mem_t *m, const platform_t *p)
 {
     uint32_t local = cyc(p->costs.mem_local_cycles);
     maddr_t a = mem_alloc(m, 0, 8);
-    acc(m, 0, a, MEM_READ, MEM_MISS_LOCAL);
-    acc(m, 0, a, MEM_READ, MEM_HIT);
+    acc(m, 0, a, MEM_READ, ACCESS_MISS_LOCAL);
+    acc(m, 0, a, MEM_READ, ACCESS_HIT);
     mem_flush(m, 0, 1);
     ck_assert(!mem_holds(m, 0, a));
-    ck_assert_uint_eq(acc(m, 0, a, MEM_READ, MEM_MISS_LOCAL), local);
+    ck_assert_uint_eq(acc(m, 0, a, MEM_READ, ACCESS_MISS_LOCAL), local);
 
     /* A dirty line is written back: the next reader misses to memory. */
     maddr_t b = mem_alloc(m, 0, 8);
-    acc(m, 0, b, MEM_WRITE, MEM_MISS_LOCAL);
+    acc(m, 0, b, MEM_WRITE, ACCESS_MISS_LOCAL);
     mem_flush(m, 0, 1);
-    ck_assert_uint_eq(acc(m, 1, b, MEM_READ, MEM_MISS_LOCAL), local);
+    ck_assert_uint_eq(acc(m, 1, b, MEM_READ, ACCESS_MISS_LOCAL), local);
 
     /* Many lines (past the held list's first growth), half of them taken
      * away by CPU 1 meanwhile: the flush drops only CPU 0's copies. */
     enum { N = 300 };
     maddr_t base = mem_alloc(m, 0, (size_t)N * (size_t)p->line_bytes);
     for (int i = 0; i < N; i++)
-        acc(m, 0, base + (maddr_t)i * (maddr_t)p->line_bytes, MEM_READ, MEM_MISS_LOCAL);
+        acc(m, 0, base + (maddr_t)i * (maddr_t)p->line_bytes, MEM_READ, ACCESS_MISS_LOCAL);
     for (int i = 0; i < N; i += 2)
-        acc(m, 1, base + (maddr_t)i * (maddr_t)p->line_bytes, MEM_WRITE, MEM_MISS_LOCAL);
+        acc(m, 1, base + (maddr_t)i * (maddr_t)p->line_bytes, MEM_WRITE, ACCESS_MISS_LOCAL);
     mem_flush(m, 0, 1);
     for (int i = 0; i < N; i++) {
         maddr_t x = base + (maddr_t)i * (maddr_t)p->line_bytes;
         ck_assert_msg(!mem_holds(m, 0, x), "line %d still held after flush", i);
         ck_assert_int_eq(mem_holds(m, 1, x), i % 2 == 0);
     }
-    acc(m, 1, base, MEM_WRITE, MEM_HIT);
+    acc(m, 1, base, MEM_WRITE, ACCESS_HIT);
 }
 
 START_TEST(flush_then_miss)
@@ -229,8 +229,8 @@ static void poke_words(mem_t *m, const platform_t *p)
     ck_assert_uint_eq(mem_word(m, a + 8 * 42), 9); /* the unchecked views */
     mem_set_word(m, a + 8 * 43, 11);
     ck_assert_uint_eq(mem_peek(m, a + 8 * 43), 11);
-    for (int k = 0; k < MEM_NKINDS; k++)
-        ck_assert_uint_eq(mem_count(m, (mem_kind_t)k), 0);
+    for (int k = 0; k < ACCESS_NKINDS; k++)
+        ck_assert_uint_eq(mem_count(m, (access_kind_t)k), 0);
 }
 
 START_TEST(poke_words_writes_a_range)
@@ -246,9 +246,9 @@ static void inval(mem_t *m, const platform_t *p)
     uint32_t bus = cyc(p->costs.inval_node_cycles);
     /* CPU 1 upgrades a line (home 0) also held on its bus only: bus cost. */
     maddr_t a = mem_alloc(m, 0, 8);
-    acc(m, 0, a, MEM_READ, MEM_MISS_LOCAL);
-    acc(m, 1, a, MEM_READ, MEM_MISS_LOCAL);
-    ck_assert_uint_eq(acc(m, 1, a, MEM_WRITE, MEM_UPGRADE), bus);
+    acc(m, 0, a, MEM_READ, ACCESS_MISS_LOCAL);
+    acc(m, 1, a, MEM_READ, ACCESS_MISS_LOCAL);
+    ck_assert_uint_eq(acc(m, 1, a, MEM_WRITE, ACCESS_UPGRADE), bus);
 
     /* Sharers on nodes 0, 1 and 8: the farthest (8) sets the price. */
     maddr_t b = mem_alloc(m, 0, 8), c = mem_alloc(m, 0, 8);
@@ -258,8 +258,8 @@ static void inval(mem_t *m, const platform_t *p)
         if (i < 3)
             mem_access(m, sharers[i], c, MEM_READ, NULL); /* c: nodes 0 and 1 */
     }
-    ck_assert_uint_eq(acc(m, 1, c, MEM_WRITE, MEM_UPGRADE), lat3(p, 0, 0, 1));
-    ck_assert_uint_eq(acc(m, 1, b, MEM_WRITE, MEM_UPGRADE), lat3(p, 0, 0, 8));
+    ck_assert_uint_eq(acc(m, 1, c, MEM_WRITE, ACCESS_UPGRADE), lat3(p, 0, 0, 1));
+    ck_assert_uint_eq(acc(m, 1, b, MEM_WRITE, ACCESS_UPGRADE), lat3(p, 0, 0, 8));
     ck_assert_uint_gt(lat3(p, 0, 0, 8), lat3(p, 0, 0, 1));
     for (int i = 0; i < 4; i++)
         ck_assert_int_eq(mem_holds(m, sharers[i], b), sharers[i] == 1);
@@ -270,7 +270,7 @@ static void inval(mem_t *m, const platform_t *p)
     for (int i = 0; i < 4; i++)
         mem_access(m, others[i], g, MEM_READ, NULL);
     ck_assert_uint_gt(lat(p, 8, 1), lat(p, 8, 9));
-    ck_assert_uint_eq(acc(m, 17, g, MEM_WRITE, MEM_UPGRADE), lat3(p, 8, 8, 1));
+    ck_assert_uint_eq(acc(m, 17, g, MEM_WRITE, ACCESS_UPGRADE), lat3(p, 8, 8, 1));
 
     /* A non-sharer on node 2 writes: max(fetch, farthest invalidation). */
     maddr_t d = mem_alloc(m, 0, 8);
@@ -279,7 +279,7 @@ static void inval(mem_t *m, const platform_t *p)
     uint32_t fetch = cyc(p->costs.mem_local_cycles) + lat(p, 2, 0);
     uint32_t worst = lat3(p, 2, 0, 8);
     ck_assert_uint_gt(worst, fetch); /* else this would not test the max */
-    ck_assert_uint_eq(acc(m, 4, d, MEM_WRITE, MEM_MISS_REMOTE), worst);
+    ck_assert_uint_eq(acc(m, 4, d, MEM_WRITE, ACCESS_MISS_REMOTE), worst);
     for (int i = 0; i < 4; i++)
         ck_assert(!mem_holds(m, sharers[i], d));
 }
@@ -364,7 +364,7 @@ static void hit_vs_access(mem_t *m, const platform_t *p)
             mem_release(ref, a[3], 8);
         }
         uint32_t c1, c2;
-        mem_kind_t k1 = MEM_HIT, k2 = MEM_NKINDS;
+        access_kind_t k1 = ACCESS_HIT, k2 = ACCESS_NKINDS;
         if (mem_hit(m, cpu, a[line], op, &c1))
             answered++;
         else
@@ -372,14 +372,14 @@ static void hit_vs_access(mem_t *m, const platform_t *p)
         c2 = mem_access(ref, cpu, a[line], op, &k2);
         ck_assert_msg(c1 == c2 && k1 == k2 && mem_last_level(m) == mem_last_level(ref),
                       "step %d, cpu %d, line %d, op %d: %u %s level %d, against %u %s level %d",
-                      step, cpu, line, (int)op, c1, mem_kind_name(k1), mem_last_level(m), c2,
-                      mem_kind_name(k2), mem_last_level(ref));
+                      step, cpu, line, (int)op, c1, access_kind_name(k1), mem_last_level(m), c2,
+                      access_kind_name(k2), mem_last_level(ref));
     }
     for (int i = 0; i < HL; i++)
         for (int c = 0; c < p->ncpus; c++)
             ck_assert_int_eq(mem_holds(m, c, a[i]), mem_holds(ref, c, a[i]));
-    for (int k = 0; k < MEM_NKINDS; k++)
-        ck_assert_uint_eq(mem_count(m, (mem_kind_t)k), mem_count(ref, (mem_kind_t)k));
+    for (int k = 0; k < ACCESS_NKINDS; k++)
+        ck_assert_uint_eq(mem_count(m, (access_kind_t)k), mem_count(ref, (access_kind_t)k));
     ck_assert_uint_eq(mem_freed_writes(m), mem_freed_writes(ref));
     ck_assert_uint_gt(mem_freed_writes(m), 0);
     ck_assert_msg(answered > HSTEPS / 10 && answered < HSTEPS - HSTEPS / 10,
@@ -457,7 +457,7 @@ static void flush_exact(mem_t *m, const platform_t *p)
         r ^= r << 13, r ^= r >> 7, r ^= r << 17;
         int cpu = cpus[r % FCPUS], i = (int)((r >> 8) % ((r >> 60) < 8 ? 256 : FL)); /* hot */
         if (i < FCODE) {
-            mem_kind_t k;
+            access_kind_t k;
             int lvl;
             mem_fetch_code(m, cpu, a[i], &k, &lvl);
         } else {

@@ -1,11 +1,12 @@
 /* test_paje: Paje traces through SimGrid's tracing, and the per-CPU
  * anatomy counters.
  *
- * Each test runs machine_run on smp4 in its own forked test process (one
+ * Each test runs sim_run on smp4 in its own forked test process (one
  * SimGrid engine per process) and reads the trace back with pajeng's
  * pj_dump, which scripts/setup installs.
  */
 #include "cpu.h"
+#include "mem.h"
 #include "simulated.h"
 #include "testutil.h"
 
@@ -65,7 +66,7 @@ static void other_prog(cpu_t *c, void *arg)
 static void big_setup(machine_t *m, void *arg)
 {
     (void)arg;
-    g_line = mem_alloc(machine_mem(m), 0, 8);
+    g_line = mem_alloc(sim_mem(m), 0, 8);
     machine_set_program(m, 0, caller_prog, NULL);
     machine_set_program(m, 1, other_prog, NULL);
 }
@@ -77,7 +78,7 @@ START_TEST(exact_at_1e10)
     int fd = mkstemp(file);
     ck_assert(fd >= 0);
     close(fd);
-    machine_request_paje(file, 1);
+    sim_request_paje(file, 1);
     tu_machine_run(p, "test_paje", 7, big_setup, NULL, NULL);
     char *out = dump(file);
     uint64_t miss = (uint64_t)(p->costs.mem_local_cycles + 0.5);
@@ -152,8 +153,8 @@ static void writer(cpu_t *c, void *arg)
 static void anat_setup(machine_t *m, void *arg)
 {
     (void)arg;
-    g_line = mem_alloc(machine_mem(m), 0, 8);
-    g_flag = mem_alloc(machine_mem(m), 0, 8);
+    g_line = mem_alloc(sim_mem(m), 0, 8);
+    g_flag = mem_alloc(sim_mem(m), 0, 8);
     machine_set_tick(m, 7000, 100, tick_fn, NULL);
     machine_set_program(m, 0, spinner, NULL);
     machine_set_program(m, 1, writer, NULL);
@@ -167,7 +168,7 @@ START_TEST(anatomy_adds_up)
     for (int i = 0; i < 3; i++) {
         const cpu_anatomy_t *a = &g_an[i];
         uint64_t sum = a->relax_cycles + a->work_cycles, n = 0;
-        for (int k = 0; k < MEM_NKINDS; k++) {
+        for (int k = 0; k < ACCESS_NKINDS; k++) {
             sum += a->cycles[k];
             n += a->n[k];
         }
@@ -178,7 +179,7 @@ START_TEST(anatomy_adds_up)
         ck_assert(a->tick_cycles > 0 && a->tick_cycles < g_now[i]);
     }
     /* The spinners waited about 3000 cycles per round: mostly relax. */
-    ck_assert(g_an[0].relax_cycles > 0 && g_an[0].cycles[MEM_HIT] > 0);
+    ck_assert(g_an[0].relax_cycles > 0 && g_an[0].cycles[ACCESS_HIT] > 0);
     platform_free(p);
 }
 END_TEST

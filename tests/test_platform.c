@@ -3,7 +3,7 @@
  *
  * Bad inputs are edited copies of platforms/numa32.xml written to a fresh
  * temp dir, so each error's expected line is found in the text we wrote.
- * Tests that call machine_run rely on CK_FORK (one SimGrid engine per
+ * Tests that call sim_run rely on CK_FORK (one SimGrid engine per
  * process, and each test case runs in its own child).
  */
 #include "cpu.h"

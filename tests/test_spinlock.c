@@ -9,6 +9,7 @@
  * numa32 runs as sc here (see child_run).
  */
 #include "spinlock.h"
+#include "mem.h"
 #include "simulated.h"
 #include "testutil.h"
 
@@ -61,9 +62,9 @@ static void lock_prog(cpu_t *c, void *arg)
 static void setup(machine_t *m, void *arg)
 {
     (void)arg;
-    g_lock = mem_alloc(machine_mem(m), 0, 8);
-    g_counter = mem_alloc(machine_mem(m), 0, 8); /* its own line */
-    machine_set_always_yield(m, g_always_yield);
+    g_lock = mem_alloc(sim_mem(m), 0, 8);
+    g_counter = mem_alloc(sim_mem(m), 0, 8); /* its own line */
+    sim_set_always_yield(m, g_always_yield);
     if (g_tick)
         machine_set_tick(m, 10000, 0, on_tick, NULL);
     for (int i = 0; i < machine_ncpus(m); i++)
@@ -73,8 +74,8 @@ static void setup(machine_t *m, void *arg)
 static void finish(machine_t *m, void *arg)
 {
     (void)arg;
-    g_r.count = mem_peek(machine_mem(m), g_counter);
-    g_r.unlocked = mem_peek(machine_mem(m), g_lock) == 0;
+    g_r.count = mem_peek(sim_mem(m), g_counter);
+    g_r.unlocked = mem_peek(sim_mem(m), g_lock) == 0;
     g_r.batched = machine_batched_reads(m);
 }
 
@@ -96,7 +97,7 @@ static int child_run(void *arg)
     g_always_yield = yield_tick[0];
     g_tick = yield_tick[1];
     machine_hooks_t hooks = {setup, finish, NULL};
-    return machine_run(p, "test_spinlock", 1, &hooks, &e) != 0 ? 4 : 0;
+    return sim_run(p, "test_spinlock", 1, &hooks, &e) != 0 ? 4 : 0;
 }
 
 /* One run on numa32 in a child process (one SimGrid engine per process). */

@@ -24,11 +24,12 @@
  *       counted by mem_freed_writes, exactly (6 classic, 5 tracking). Both
  *       designs.
  *
- * Every test runs machine_run in its own forked Check process. Programs
+ * Every test runs sim_run in its own forked Check process. Programs
  * never call ck_assert (they run in SimGrid actors): they record, and the
  * test asserts after the run.
  */
 #include "cpu.h"
+#include "mem.h"
 #include "simulated.h"
 #include "testutil.h"
 #include "timer/timer.h"
@@ -84,7 +85,7 @@ static void run_machine(const char *platform, machine_setup_fn setup, machine_se
 static int core_setup(machine_t *m, timer_fn_t fn)
 {
     g.p = machine_platform(m);
-    g.mem = machine_mem(m);
+    g.mem = sim_mem(m);
     g.period = (uint64_t)(g.p->clock_mhz * 1e6 / HZ + 0.5);
     g.tc = tcore_create(m, g.design, 0, g.period, 0);
     for (int i = 0; i < g.p->ncpus && i < 32; i++)

@@ -130,12 +130,12 @@ START_TEST(an_access_pays_its_translation)
     mem_t *m = mem_create(p);
     maddr_t a = mem_alloc(m, 0, 32 * PAGE);
     a = (a + 8 * PAGE - 1) / (8 * PAGE) * (8 * PAGE); /* pages 0-6 from a share a page-table line */
-    mem_kind_t k;
+    access_kind_t k;
     uint32_t cost;
     /* first touch: walk (30 + the page-table line from memory, 100) + the
      * line from memory (100) */
     ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 230);
-    ck_assert_int_eq(k, MEM_MISS_LOCAL);
+    ck_assert_int_eq(k, ACCESS_MISS_LOCAL);
     /* the same line: the common hit, translation included */
     ck_assert(mem_hit(m, 0, a, MEM_READ, &cost));
     ck_assert_uint_eq(cost, 1);
@@ -212,7 +212,7 @@ START_TEST(code_fetch_pays_its_translation)
     mem_t *m = mem_create(p);
     maddr_t a = mem_alloc(m, 0, 4 * PAGE);
     a = (a + PAGE - 1) / PAGE * PAGE;
-    mem_kind_t k;
+    access_kind_t k;
     int lv;
     ck_assert_uint_eq(mem_fetch_code(m, 0, a, &k, &lv), 30 + 100 + 100);
     ck_assert(mem_fetch_code_private_hit(m, 0, a)); /* itlb1 and l1i: free */

@@ -108,7 +108,7 @@ static inline platform_t *tu_platform_flat(const char *name)
     return p;
 }
 
-/* machine_run of p with these hooks (any may be NULL), or the test fails.
+/* sim_run of p with these hooks (any may be NULL), or the test fails.
  * SimGrid allows one run per process: one per test (CK_FORK), or see
  * tu_run_in_child. */
 static inline void tu_machine_run(platform_t *p, const char *argv0, unsigned long seed,
@@ -116,7 +116,7 @@ static inline void tu_machine_run(platform_t *p, const char *argv0, unsigned lon
 {
     machine_hooks_t hooks = {setup, finish, arg};
     err_t e = {{0}};
-    ck_assert_msg(machine_run(p, argv0, seed, &hooks, &e) == 0, "machine_run: %s", e.msg);
+    ck_assert_msg(sim_run(p, argv0, seed, &hooks, &e) == 0, "sim_run: %s", e.msg);
 }
 
 /* A run with no programs, for its routes: fills p->node_lat. */

@@ -161,18 +161,18 @@ static rate_t sim_rate(const char *scenario_path, int what, long n)
             s ? platform_read(s->platforms[0], s->platform_sets, s->nplatform_sets, &e) : NULL;
         /* SimGrid loads the platform before either clock starts, as a
          * loader does once for all of a platform's simulations. */
-        if (p && machine_preload(p, "numasim", &e) < 0)
+        if (p && sim_preload(p, "numasim", &e) < 0)
             p = NULL;
         if (p && what == RATE_BARE) {
             double t0 = now_s();
-            out.accesses = (double)machine_bare_sleeps(p, "numasim", n);
+            out.accesses = (double)sim_bare_sleeps(p, "numasim", n);
             out.seconds = now_s() - t0;
             out.rc = 0;
         } else if (p && (what == RATE_READ || what == RATE_WRITE)) {
             held_t h = {.n = n, .write = what == RATE_WRITE};
             machine_hooks_t hooks = {.setup = held_setup, .arg = &h};
             double t0 = now_s();
-            out.rc = machine_run(p, "numasim", 1, &hooks, &e);
+            out.rc = sim_run(p, "numasim", 1, &hooks, &e);
             out.seconds = now_s() - t0;
             out.accesses = (double)n;
         } else if (p) {
@@ -184,7 +184,7 @@ static rate_t sim_rate(const char *scenario_path, int what, long n)
             run.strategy = STRAT_SCAN;
             run.cache = CACHE_WARM;
             run.seed = s->seed;
-            machine_exit_after(); /* as a worker's last job: this child exits */
+            sim_exit_after(); /* as a worker's last job: this child exits */
             double t0 = now_s();
             out.rc = run_one(&run, "numasim", &e);
             out.seconds = now_s() - t0;

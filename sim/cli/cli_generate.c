@@ -14,7 +14,7 @@ static void generate_usage(FILE *f)
             "\n"
             "Writes a NUMA platform of N CPUs (2..%d) in nodes of K CPUs (1..%d, default 2;\n"
             "N a multiple of K), built like platforms/numa32.xml and grown as a fat tree of\n"
-            "routers (see sim/machine/generate.h). Its name is fatN (fatN-kK when K is not 2).\n"
+            "routers (see sim/machine/platform/generate.h). Its name is fatN (fatN-kK when K is not 2).\n"
             "\n"
             "  --cpus N            number of CPUs\n"
             "  --cpus-per-node K   CPUs per NUMA node (default 2)\n"

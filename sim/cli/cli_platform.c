@@ -136,7 +136,7 @@ int cli_platform(int argc, char **argv)
         fprintf(stderr, "%s\n", e.msg);
         return ERR_EXIT;
     }
-    if (machine_run(p, "numasim", 0, NULL, &e) < 0) {
+    if (sim_run(p, "numasim", 0, NULL, &e) < 0) {
         fprintf(stderr, "%s\n", e.msg);
         platform_free(p);
         return ERR_EXIT;

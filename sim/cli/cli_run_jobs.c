@@ -50,7 +50,7 @@ int cli_run_fetch_routes(platform_t *p)
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         err_t e = {{0}};
-        if (machine_run(p, "numasim", 0, NULL, &e) < 0) {
+        if (sim_run(p, "numasim", 0, NULL, &e) < 0) {
             fprintf(stderr, "%s\n", e.msg);
             _exit(2);
         }
@@ -122,7 +122,7 @@ static int run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po, int
     wire_t w;
     memset(&w, 0, sizeof w);
     if (last && !po->dir)
-        machine_exit_after(); /* nothing to free (a trace is closed at the end) */
+        sim_exit_after(); /* nothing to free (a trace is closed at the end) */
     w.rc = run_one(&r, "numasim", &e);
     if (po->dir && (w.rc != 0 || rename(paje_tmp, paje_final) != 0)) {
         if (w.rc == 0) {

@@ -350,7 +350,7 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
     /* With workers, two jobs per worker in flight: one runs, one waits in
      * its pipe (loader.h). Beyond --jobs, only jobs of the platform whose
      * jobs are in flight: another loader's workers would run beside its. */
-    int depth = cli_run_in_workers(po) && machine_run_again_ok() ? 2 * jobs : jobs;
+    int depth = cli_run_in_workers(po) && sim_run_again_ok() ? 2 * jobs : jobs;
     int next = 0, done = 0, running = 0, conf_synced = 0;
     int *slot = calloc((size_t)(depth > 0 ? depth : 1), sizeof *slot);
     while (rc == 0 && done < nmine) {

@@ -131,7 +131,7 @@ static worker_t *fork_worker(pid_t parent, int req, int rep, loader_body_t body,
         }
         close(down[1]);
         close(up[0]);
-        worker_main(parent, down[0], up[1], body, ctx, machine_run_again_ok());
+        worker_main(parent, down[0], up[1], body, ctx, sim_run_again_ok());
     }
     close(down[0]);
     close(up[1]);
@@ -159,7 +159,7 @@ static worker_t *pick_worker(pid_t parent, int req, int rep, loader_body_t body,
     }
     if (best && best->nq == 0)
         return best;
-    if (g_nworkers < g_max_workers || !machine_run_again_ok() || !best)
+    if (g_nworkers < g_max_workers || !sim_run_again_ok() || !best)
         return fork_worker(parent, req, rep, body, ctx);
     return best;
 }
@@ -206,7 +206,7 @@ static void loader_main(platform_t *p, int req, int rep, loader_body_t body, voi
     pid_t parent = getppid();
     signal(SIGPIPE, SIG_IGN); /* a worker that died: its pipe fails, EPIPE */
     err_t e = {{0}};
-    int64_t ok = machine_preload(p, "numasim", &e) < 0 ? 2 : 0;
+    int64_t ok = sim_preload(p, "numasim", &e) < 0 ? 2 : 0;
     if (ok)
         fprintf(stderr, "%s\n", e.msg);
     if (put(rep, &ok, sizeof ok) < 0 || ok)

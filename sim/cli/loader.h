@@ -8,7 +8,7 @@
  * its workers (forks of it, up to --jobs) run the jobs, one after another
  * each:
  *
- *   parent --fork--> loader: machine_preload(p) (parse, routes)
+ *   parent --fork--> loader: sim_preload(p) (parse, routes)
  *          <-pipe--  0 when loaded, 2 when not (message printed)
  *          --pipe--> "job k, results to my fd f"
  *                    loader: to an idle worker, or a new one, or queued on
@@ -26,8 +26,8 @@
  * ends one: a job lasts a millisecond at 32 CPUs, and waking a sleeping
  * process through two pipes took as long on a 2-vCPU guest. The jobs of one
  * worker share its process: a job must leave nothing behind that another
- * could see (machine_run frees its machine). Under the clock-ordered
- * scheduler a worker runs one job and exits (machine_run_again_ok).
+ * could see (sim_run frees its machine). Under the clock-ordered
+ * scheduler a worker runs one job and exits (sim_run_again_ok).
  *
  * A job writes its results into the parent's temporary file, which it opens
  * again through /proc/PARENT/fd/f. The loader dies with the parent, and a

@@ -17,11 +17,30 @@
 #define NUMASIM_CPU_H
 
 #include "err.h"
-#include "mem.h"
 #include "platform.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
+
+/* A machine address: on the simulated machine a byte address in its own
+ * memory, on the native one a pointer. 0 is NULL. */
+typedef uint64_t maddr_t;
+
+/* What a memory access found, from cheapest to dearest (the anatomy counts
+ * accesses and their cycles by kind; the native machine counts none). */
+typedef enum {
+    ACCESS_HIT,         /* held by this CPU in a state that allows the op */
+    ACCESS_UPGRADE,     /* held shared, a write needs the other copies gone */
+    ACCESS_MISS_LOCAL,  /* served by this node's memory */
+    ACCESS_MISS_REMOTE, /* served by another node's memory */
+    ACCESS_C2C_NODE,    /* modified in another cache on this node's bus */
+    ACCESS_C2C_REMOTE,  /* modified in a cache of another node */
+    ACCESS_NKINDS
+} access_kind_t;
+
+/* "hit", "upgrade", "miss_local", ... (the CSV's column stems); "?" past
+ * the last. */
+const char *access_kind_name(access_kind_t kind);
 
 typedef struct cpu cpu_t;
 typedef struct machine machine_t;
@@ -39,14 +58,15 @@ typedef struct {
  * in exactly one of: an access (by kind), a cpu_relax, other plain work or
  * idling. */
 typedef struct {
-    uint64_t n[MEM_NKINDS]; /* accesses by kind; spin reads skipped by the fast-forward are hits */
-    uint64_t cycles[MEM_NKINDS]; /* what they cost, jitter included */
-    uint64_t relax_cycles;       /* cpu_relax() pauses */
-    uint64_t work_cycles;        /* cpu_work() other than relax, and idling */
-    uint64_t ticks;              /* ticks taken */
-    uint64_t tick_cycles;        /* cycles inside tick handlers (already in the above) */
+    uint64_t
+        n[ACCESS_NKINDS]; /* accesses by kind; spin reads skipped by the fast-forward are hits */
+    uint64_t cycles[ACCESS_NKINDS]; /* what they cost, jitter included */
+    uint64_t relax_cycles;          /* cpu_relax() pauses */
+    uint64_t work_cycles;           /* cpu_work() other than relax, and idling */
+    uint64_t ticks;                 /* ticks taken */
+    uint64_t tick_cycles;           /* cycles inside tick handlers (already in the above) */
     /* Cache levels (0 on platforms without them). Hits of the data side by
-     * the level that served them (l1d, l2, l3; in n[MEM_HIT] already). */
+     * the level that served them (l1d, l2, l3; in n[ACCESS_HIT] already). */
     uint64_t hit_level[3];
     uint64_t code_lines;          /* code lines fetched (cpu_exec) */
     uint64_t code_misses;         /* of them, not in L1I (or not held, without levels) */
@@ -118,7 +138,7 @@ gsl_rng *cpu_rng(cpu_t *c); /* this CPU's generator, seeded from the run's seed 
 
 /* What an access promises about the order in which other CPUs see it
  * (the platform's memory_model decides what is left unordered; see
- * machine/order.h). On a sequentially consistent platform all are equal.
+ * machine/memory/order.h). On a sequentially consistent platform all are equal.
  *
  *   RELAXED  a plain load or store (ld8/st8, READ_ONCE/WRITE_ONCE): only
  *            per-location coherence; may be reordered with any other access

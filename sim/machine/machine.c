@@ -5,6 +5,13 @@
 
 #include <string.h>
 
+const char *access_kind_name(access_kind_t kind)
+{
+    static const char *const names[ACCESS_NKINDS] = {"hit",         "upgrade",  "miss_local",
+                                                     "miss_remote", "c2c_node", "c2c_remote"};
+    return kind < ACCESS_NKINDS ? names[kind] : "?";
+}
+
 uint64_t cpu_read(cpu_t *c, maddr_t a)
 {
     return cpu_ops(c)->read(c, a);

@@ -1,7 +1,7 @@
 /* litmus_run: runs a parsed litmus test many times. Theory of operation.
  *
  * All runs share one machine (SimGrid allows one engine per process): they
- * are rounds of one machine_run. Process Pi runs on CPU i * ncpus / nprocs
+ * are rounds of one sim_run. Process Pi runs on CPU i * ncpus / nprocs
  * (spread over the nodes, so that its stores cross the machine), or on the
  * i-th CPU of --cpus in ascending order (as natively); each shared variable
  * has a line of its own, homed on the node of the process of the same rank.
@@ -391,7 +391,7 @@ int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
                          t->nprocs, p->ncpus);
         } else {
             machine_hooks_t hooks = {sim_setup, NULL, R};
-            rc = machine_run(p, o->argv0, o->seed, &hooks, e);
+            rc = sim_run(p, o->argv0, o->seed, &hooks, e);
         }
         platform_free(p);
     }

@@ -392,7 +392,7 @@ int probe_run(platform_t *p, host_t *host, const probe_opts_t *o, const char *ar
     X.only_cache = o->only_cache;
     machine_hooks_t hooks = {.setup = start_programs, .arg = &X};
     native_opts_t no = {60};
-    int rc = host ? native_run(host, 1, &hooks, &no, e) : machine_run(p, argv0, 1, &hooks, e);
+    int rc = host ? native_run(host, 1, &hooks, &no, e) : sim_run(p, argv0, 1, &hooks, e);
     if (rc == 0)
         collect(&X, r);
     for (int i = 0; i < X.ncells; i++)

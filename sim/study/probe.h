@@ -86,7 +86,7 @@ extern const char *const probe_csv_header;
 
 /* Runs every probe, o->reps repetitions each (the pause rows fewer at long
  * pauses, see probe_cache.c), in this process: on the simulated platform p
- * (one machine_run: SimGrid allows one engine per process), or natively on
+ * (one sim_run: SimGrid allows one engine per process), or natively on
  * host when it is not NULL (p is then ignored). Returns 0 with r filled
  * (free with probe_result_free), or -1 with e. */
 int probe_run(platform_t *p, host_t *host, const probe_opts_t *o, const char *argv0,

@@ -49,9 +49,9 @@ void results_print_row(FILE *f, const result_row_t *r)
     /* The anatomy: means per call, two decimals (sums are exact integers). */
     const cpu_anatomy_t *a = &r->anatomy;
     double n = r->calls > 0 ? (double)r->calls : 1.0;
-    for (int k = 0; k < MEM_NKINDS; k++)
+    for (int k = 0; k < ACCESS_NKINDS; k++)
         fprintf(f, ",%.2f", (double)a->n[k] / n);
-    for (int k = 0; k < MEM_NKINDS; k++)
+    for (int k = 0; k < ACCESS_NKINDS; k++)
         fprintf(f, ",%.2f", (double)a->cycles[k] / n);
     fprintf(f, ",%.2f,%.2f,%.2f,%.2f", (double)a->relax_cycles / n, (double)a->work_cycles / n,
             (double)a->ticks / n, (double)a->tick_cycles / n);

@@ -447,9 +447,9 @@ int run_one(run_t *r, const char *argv0, err_t *e)
     r->ncalls = 0;
     r->first_bad_call = -1;
     machine_hooks_t hooks = {setup, finish, &x};
-    machine_request_paje(r->paje, r->paje_calls); /* simulated runs only */
+    sim_request_paje(r->paje, r->paje_calls); /* simulated runs only */
     int rc = r->host ? native_run(r->host, r->seed, &hooks, &r->native, e)
-                     : machine_run(r->p, argv0, r->seed, &hooks, e);
+                     : sim_run(r->p, argv0, r->seed, &hooks, e);
     if (x.bg_timers)
         for (int i = 0; i < r->p->ncpus; i++)
             free(x.bg_timers[i]);

@@ -47,7 +47,7 @@ only 'hwloc' machine/native
 only 'libelf\.h' machine/native
 only 'gelf\.h' machine/native
 only 'pthread' machine/native
-only 'libxml/' machine
+only 'libxml/' machine/platform
 only 'ini\.h' study
 # The module table of docs/developers.md ("The layers") and the folders say
 # the same thing: every entry names something that exists, and every source

@@ -14,7 +14,6 @@
 #define NUMASIM_TIMER_H
 
 #include "cpu.h"
-#include "mem.h"
 
 #include <stdint.h>
 

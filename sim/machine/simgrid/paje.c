@@ -45,7 +45,7 @@
 enum { OP_PUSH, OP_POP, OP_PROBE, OP_MISS };
 
 /* State values and their colours ("r g b"); miss states last, in the order
- * of mem_kind_t from MEM_UPGRADE on. */
+ * of access_kind_t from ACCESS_UPGRADE on. */
 static const char *const g_names[] = {
     "del_timer_sync", "tick",       "run_timers", "timer_fn",   "background_op",
     "spin",           "probe",      "upgrade",    "miss_local", "miss_remote",
@@ -57,7 +57,7 @@ static const char *const g_colors[] = {
     "1 0.6 0.7",   "0.9 0 0",        "0.55 0.35 0.2",
 };
 #define NNAMES    ((int)(sizeof g_names / sizeof *g_names))
-#define NAME_MISS 7 /* g_names index of MEM_UPGRADE */
+#define NAME_MISS 7 /* g_names index of ACCESS_UPGRADE */
 
 typedef struct {
     uint64_t t;
@@ -223,11 +223,11 @@ void paje_probe(paje_t *pj, int cpu, uint64_t t, int target)
     record(pj, cpu, t, OP_PROBE, name_id("probe"), target);
 }
 
-void paje_miss(paje_t *pj, int cpu, uint64_t t, mem_kind_t kind, uint32_t cost)
+void paje_miss(paje_t *pj, int cpu, uint64_t t, access_kind_t kind, uint32_t cost)
 {
-    if (kind < MEM_UPGRADE || kind >= MEM_NKINDS)
+    if (kind < ACCESS_UPGRADE || kind >= ACCESS_NKINDS)
         return; /* hits are not shown */
-    record(pj, cpu, t, OP_MISS, NAME_MISS + (int)(kind - MEM_UPGRADE), 0);
+    record(pj, cpu, t, OP_MISS, NAME_MISS + (int)(kind - ACCESS_UPGRADE), 0);
     record(pj, cpu, t + cost, OP_POP, 0, 0);
 }
 

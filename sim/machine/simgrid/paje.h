@@ -18,7 +18,7 @@
 #ifndef NUMASIM_PAJE_H
 #define NUMASIM_PAJE_H
 
-#include "mem.h"
+#include "cpu.h"
 
 #include <stdint.h>
 
@@ -45,7 +45,7 @@ void paje_destroy(paje_t *pj);
 void paje_push(paje_t *pj, int cpu, uint64_t t, const char *name);
 void paje_pop(paje_t *pj, int cpu, uint64_t t);
 void paje_probe(paje_t *pj, int cpu, uint64_t t, int target);
-void paje_miss(paje_t *pj, int cpu, uint64_t t, mem_kind_t kind, uint32_t cost);
+void paje_miss(paje_t *pj, int cpu, uint64_t t, access_kind_t kind, uint32_t cost);
 /* A code fetch that cost cycles (a state "code_fetch" of that length). */
 void paje_code(paje_t *pj, int cpu, uint64_t t, uint32_t cost);
 /* The caller's del_timer_sync call: opens and closes the window. */

@@ -36,7 +36,7 @@ static const platform_t *g_booted; /* the platform this process loaded */
 void platform_boot(platform_t *p, const char *argv0)
 {
     if (g_booted == p)
-        return; /* machine_preload did it, before this process forked */
+        return; /* sim_preload did it, before this process forked */
     g_booted = p;
     /* SimGrid's own chatter (config changes, end-of-run notes) is silenced;
      * --log on the command line is not offered: numasim has --trace. */

@@ -8,7 +8,7 @@
  *
  * The reference way: every step is a SimGrid sleep until its key (a double,
  * exact while cycle * 2^k < 2^53), and SimGrid's clock runs the CPUs in key
- * order. machine_set_always_yield() selects it; it costs a SimGrid timed
+ * order. sim_set_always_yield() selects it; it costs a SimGrid timed
  * action per step.
  *
  * The default way gives the same order at a fraction of the cost. A min-heap
@@ -228,13 +228,13 @@ static void count_translation(cpu_t *c)
 /* Pays one access that starts at c->now, and counts it by kind. */
 static inline __attribute__((always_inline)) void pay(cpu_t *c, maddr_t a, mem_op_t op)
 {
-    mem_kind_t kind;
+    access_kind_t kind;
     mem_t *mem = c->m->mem;
     if (c->m->noise)
         mem_footprint_time(mem, c->id, c->now);
     uint32_t cost;
     if (mem_hit(mem, c->id, a, op, &cost)) {
-        kind = MEM_HIT;
+        kind = ACCESS_HIT;
     } else {
         cost = mem_access(mem, c->id, a, op, &kind);
         if (c->m->tlbs)
@@ -272,11 +272,11 @@ static void sim_work(cpu_t *c, uint64_t cycles);
 static void pay_hit(cpu_t *c)
 {
     uint64_t cost = c->m->spin_hit; /* l1d's latency, or hit_cycles */
-    c->an.n[MEM_HIT]++;
+    c->an.n[ACCESS_HIT]++;
     c->lvl_hits[CACHE_L1D + 1]++;
-    c->an.cycles[MEM_HIT] += cost;
+    c->an.cycles[ACCESS_HIT] += cost;
     if (c->m->paje)
-        paje_miss(c->m->paje, c->id, c->now, MEM_HIT, (uint32_t)cost);
+        paje_miss(c->m->paje, c->id, c->now, ACCESS_HIT, (uint32_t)cost);
     c->now += cost;
 }
 
@@ -344,7 +344,7 @@ static inline __attribute__((always_inline)) void ord_write(cpu_t *c, maddr_t a,
     sync_step(c);
     order_settle(m->order, c->now);
     uint64_t start = c->now;
-    mem_kind_t kind = MEM_HIT;
+    access_kind_t kind = ACCESS_HIT;
     uint32_t cost;
     if (mem_hit(m->mem, c->id, a, MEM_WRITE, &cost)) { /* changes nothing the order model reads */
         order_before_owned_store(m->order, c->id, a, start);
@@ -513,14 +513,14 @@ static void sim_exec(cpu_t *c, int code)
         sync_step(c);
         if (m->noise)
             mem_footprint_time(m->mem, c->id, c->now);
-        mem_kind_t kind;
+        access_kind_t kind;
         int lv;
         uint32_t cost = mem_fetch_code(m->mem, c->id, a, &kind, &lv);
         if (m->tlbs)
             count_translation(c);
         c->an.code_lines++;
-        c->an.code_misses += lv != CACHE_L1I && (lv >= 0 || kind != MEM_HIT);
-        c->an.code_remote += kind == MEM_MISS_REMOTE || kind == MEM_C2C_REMOTE;
+        c->an.code_misses += lv != CACHE_L1I && (lv >= 0 || kind != ACCESS_HIT);
+        c->an.code_remote += kind == ACCESS_MISS_REMOTE || kind == ACCESS_C2C_REMOTE;
         c->an.code_cycles += cost;
         if (m->paje)
             paje_code(m->paje, c->id, c->now, cost);
@@ -609,10 +609,10 @@ static void fast_forward(cpu_t *c, maddr_t a)
     if (until != UINT64_MAX && until > t0) {
         uint64_t k = (until - t0) / iter, relax = (uint64_t)(m->p->costs.relax_cycles + 0.5);
         m->batched += k;
-        c->an.n[MEM_HIT] += k; /* the skipped iterations, as if they had run */
+        c->an.n[ACCESS_HIT] += k; /* the skipped iterations, as if they had run */
         if (m->levels)
             c->lvl_hits[CACHE_L1D + 1] += k; /* a spun line sits in l1d after its first read */
-        c->an.cycles[MEM_HIT] += k * (iter - relax);
+        c->an.cycles[ACCESS_HIT] += k * (iter - relax);
         c->an.relax_cycles += k * relax;
         c->now = until;
     }
@@ -820,7 +820,7 @@ static uint64_t sim_accesses(const machine_t *m)
 {
     uint64_t n = 0;
     for (int i = 0; i < m->n; i++)
-        for (int k = 0; k < MEM_NKINDS; k++)
+        for (int k = 0; k < ACCESS_NKINDS; k++)
             n += m->cpus[i].an.n[k];
     return n;
 }

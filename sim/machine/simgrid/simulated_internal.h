@@ -86,7 +86,7 @@ struct machine {
     coro_t boot_co; /* the boot actor's own stack, while the CPUs run */
 };
 
-/* The operations of a simulated CPU and machine (simulated.c); machine_run
+/* The operations of a simulated CPU and machine (simulated.c); sim_run
  * puts it first in the machine and in every CPU. */
 extern const machine_ops_t sim_ops;
 

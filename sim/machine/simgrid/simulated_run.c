@@ -1,5 +1,5 @@
 /* simulated_run: the functions of simulated.h, running the simulated
- * machine. machine_run() starts SimGrid on the platform, creates the machine
+ * machine. sim_run() starts SimGrid on the platform, creates the machine
  * (its CPUs, the heap of keys, the Paje trace if one was requested) and a
  * boot actor that computes the routes, creates the memory, runs the setup
  * hook and runs the CPUs: as coroutines of the boot actor (sim_cpu_coro,
@@ -27,32 +27,32 @@
 #define CPU_STACK_BYTES (256u << 10)
 
 static machine_t *g_machine; /* the one machine of this process */
-static int g_no_teardown;    /* machine_exit_after() */
+static int g_no_teardown;    /* sim_exit_after() */
 
-void machine_exit_after(void)
+void sim_exit_after(void)
 {
     g_no_teardown = 1;
 }
 static int g_paje_calls; /* the window of a requested trace */
 
-void machine_request_paje(const char *file, int calls)
+void sim_request_paje(const char *file, int calls)
 {
     paje_request(file);
     g_paje_calls = calls;
 }
 
-mem_t *machine_mem(machine_t *m)
+mem_t *sim_mem(machine_t *m)
 {
     return m->mem;
 }
 
-void machine_set_always_yield(machine_t *m, int on)
+void sim_set_always_yield(machine_t *m, int on)
 {
     m->always_yield = on;
     heap_bound(m);
 }
 
-int machine_run_again_ok(void)
+int sim_run_again_ok(void)
 {
     const char *sched = getenv("NUMASIM_SCHEDULER");
     return !(sched && !strcmp(sched, "yield"));
@@ -97,8 +97,8 @@ static void boot_main(int argc, char **argv)
     paje_emit(m->paje);                                    /* back when every CPU has ended */
 }
 
-int machine_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
-                err_t *e)
+int sim_run(platform_t *p, const char *argv0, unsigned long seed, const machine_hooks_t *hooks,
+            err_t *e)
 {
     platform_boot(p, argv0);
     machine_t *m = calloc(1, sizeof *m);
@@ -135,7 +135,7 @@ int machine_run(platform_t *p, const char *argv0, unsigned long seed, const mach
     }
     m->heap[m->n] = m->heap[m->n + 1] = (heapent_t){.key = UINT64_MAX, .cpu = -1};
     /* The reference scheduler, for checking the fast one on whole scenarios. */
-    if (!machine_run_again_ok() && !m->paje) /* a trace needs the clock at 0 */
+    if (!sim_run_again_ok() && !m->paje) /* a trace needs the clock at 0 */
         m->always_yield = 1;
     heap_bound(m);
     g_machine = m;
@@ -189,7 +189,7 @@ static void preload_main(int argc, char **argv)
     g_preload.rc = platform_routes(g_preload.p, g_preload.e);
 }
 
-int machine_preload(platform_t *p, const char *argv0, err_t *e)
+int sim_preload(platform_t *p, const char *argv0, err_t *e)
 {
     platform_boot(p, argv0);
     if (p->node_lat)
@@ -216,7 +216,7 @@ static void bare_main(int argc, char **argv)
     }
 }
 
-long machine_bare_sleeps(platform_t *p, const char *argv0, long sleeps)
+long sim_bare_sleeps(platform_t *p, const char *argv0, long sleeps)
 {
     platform_boot(p, argv0);
     g_bare_left = sleeps;

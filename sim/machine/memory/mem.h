@@ -14,26 +14,15 @@
 #ifndef NUMASIM_MEM_H
 #define NUMASIM_MEM_H
 
+#include "cpu.h"
 #include "platform.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef uint64_t maddr_t; /* simulated byte address; 0 is NULL */
 typedef struct mem mem_t;
 
 typedef enum { MEM_READ, MEM_WRITE, MEM_RMW } mem_op_t;
-
-/* What an access found, in the order of the costs table in mem.c. */
-typedef enum {
-    MEM_HIT,         /* held by this CPU in a state that allows the op */
-    MEM_UPGRADE,     /* held shared, write needs the other copies gone */
-    MEM_MISS_LOCAL,  /* served by this node's memory */
-    MEM_MISS_REMOTE, /* served by another node's memory */
-    MEM_C2C_NODE,    /* modified in another cache on this node's bus */
-    MEM_C2C_REMOTE,  /* modified in a cache of another node */
-    MEM_NKINDS
-} mem_kind_t;
 
 /* Creates the memory of platform p, whose node_lat must be filled. The
  * platform must outlive the memory. Free with mem_destroy(). */
@@ -62,7 +51,7 @@ void mem_poke_words(mem_t *m, maddr_t a, const uint64_t *v, size_t n);
 
 /* CPU cpu performs op on the line holding a. Updates the coherence state and
  * returns the cost in cycles; *kind (if not NULL) gets what was found. */
-uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind);
+uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, access_kind_t *kind);
 
 /* The common access, taken apart: a read of a line cpu holds, or a write or
  * RMW of a line it owns, found in the first level of its data side (or with
@@ -75,7 +64,7 @@ int mem_hit(mem_t *m, int cpu, maddr_t a, mem_op_t op, uint32_t *cost);
  * cost (0 for an L1I hit, or any hit of infinite caches); *kind gets what
  * was found (a line in any level cpu reaches is a hit), *level the level of
  * a hit (-1: none, or no levels). Code fetches are not in mem_count(). */
-uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind, int *level);
+uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, access_kind_t *kind, int *level);
 
 /* The fetch of a code line that hits cpu's own (unshared) L1I: costs
  * nothing and changes nothing another CPU can see, so the simulated machine
@@ -148,8 +137,7 @@ void mem_holders(const mem_t *m, maddr_t a, int except, uint64_t *bits, size_t w
 int mem_holds(const mem_t *m, int cpu, maddr_t a);
 
 /* Counters since creation. */
-uint64_t mem_count(const mem_t *m, mem_kind_t kind);
+uint64_t mem_count(const mem_t *m, access_kind_t kind);
 uint64_t mem_freed_writes(const mem_t *m);
-const char *mem_kind_name(mem_kind_t kind);
 
 #endif

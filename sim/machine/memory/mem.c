@@ -102,7 +102,7 @@ struct mem {
     uint32_t c_hit, c_atomic, c_local, c_c2c, c_dirty, c_inval, c_insn;
     uint32_t jitter;
     gsl_rng *rng;
-    uint64_t count[MEM_NKINDS];
+    uint64_t count[ACCESS_NKINDS];
     uint64_t freed_writes;
     /* the hierarchy (NULL: infinite caches) and its per-CPU state */
     hier_t *hier;
@@ -144,14 +144,6 @@ static void *grow_zeroed(void *p, size_t *map, size_t new_bytes)
     madvise(q, new_bytes, MADV_HUGEPAGE);
     *map = new_bytes;
     return q;
-}
-
-static const char *kKindNames[MEM_NKINDS] = {"hit",         "upgrade",  "miss_local",
-                                             "miss_remote", "c2c_node", "c2c_remote"};
-
-const char *mem_kind_name(mem_kind_t kind)
-{
-    return kind < MEM_NKINDS ? kKindNames[kind] : "?";
 }
 
 static uint32_t cyc(double v)
@@ -451,22 +443,22 @@ static uint32_t lat3(const mem_t *m, int n, int h, int o)
 }
 
 /* Cost of bringing the line to cpu's node for a read, and what was found. */
-static uint32_t fetch_cost(const mem_t *m, const line_t *l, int n, mem_kind_t *kind)
+static uint32_t fetch_cost(const mem_t *m, const line_t *l, int n, access_kind_t *kind)
 {
     if (l->owner >= 0 && l->dirty) {
         int o = m->p->cpu_node[l->owner];
         if (o == n) {
-            *kind = MEM_C2C_NODE;
+            *kind = ACCESS_C2C_NODE;
             return m->c_c2c;
         }
-        *kind = MEM_C2C_REMOTE;
+        *kind = ACCESS_C2C_REMOTE;
         return m->c_local + lat3(m, n, l->home, o) + m->c_dirty;
     }
     if (l->home == n) {
-        *kind = MEM_MISS_LOCAL;
+        *kind = ACCESS_MISS_LOCAL;
         return m->c_local;
     }
-    *kind = MEM_MISS_REMOTE;
+    *kind = ACCESS_MISS_REMOTE;
     return m->c_local + lat(m, n, l->home);
 }
 
@@ -567,13 +559,13 @@ static uint32_t translate(mem_t *m, int cpu, maddr_t a, int code)
     return m->xl_cost = m->c_walk + (lvl >= 0 ? m->lvl_cycles[lvl] : m->c_local);
 }
 
-uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_out)
+uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, access_kind_t *kind_out)
 {
     uint32_t xlate = m->tlb ? translate(m, cpu, a, 0) : 0;
     uint64_t li = a >> m->line_shift;
     line_t *l = line_at(m, a);
     int n = m->p->cpu_node[cpu];
-    mem_kind_t kind;
+    access_kind_t kind;
     uint32_t cost;
 
     if (op != MEM_READ && l->freed)
@@ -586,11 +578,11 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
 
     if (op == MEM_READ) {
         if (held) {
-            kind = MEM_HIT;
+            kind = ACCESS_HIT;
             cost = hit;
         } else {
             if (lvl >= 0) { /* a neighbour brought it into a shared level */
-                kind = MEM_HIT;
+                kind = ACCESS_HIT;
                 cost = hit;
             } else {
                 cost = fetch_cost(m, l, n, &kind);
@@ -599,10 +591,10 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
         }
     } else {
         if (l->owner == cpu) {
-            kind = MEM_HIT;
+            kind = ACCESS_HIT;
             cost = 0;
         } else if (l->owner < 0 && is_sharer(l, cpu)) {
-            kind = MEM_UPGRADE;
+            kind = ACCESS_UPGRADE;
             uint32_t dir = l->home == n ? m->c_inval : lat(m, n, l->home);
             uint32_t inv = inval_cost(m, l, cpu, n);
             cost = inv > dir ? inv : dir;
@@ -611,7 +603,7 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
             uint32_t inv = inval_cost(m, l, cpu, n);
             cost = f > inv ? f : inv;
             if (lvl >= 0) { /* from a shared level: a hit, unless copies must go */
-                kind = inv ? MEM_UPGRADE : MEM_HIT;
+                kind = inv ? ACCESS_UPGRADE : ACCESS_HIT;
                 cost = inv ? cost : 0; /* a hit's cost is added below */
             }
             note_held(m, cpu, li);
@@ -621,13 +613,13 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, mem_kind_t *kind_
         clear_sharers(l, m->bitset_words);
         l->owner = cpu;
         l->dirty = 1;
-        cost += op == MEM_RMW ? m->c_atomic : (kind == MEM_HIT ? hit : 0);
+        cost += op == MEM_RMW ? m->c_atomic : (kind == ACCESS_HIT ? hit : 0);
     }
     cost += m->c_insn + xlate; /* the code around the access (0 but on measured hosts) */
-    if (kind != MEM_HIT && m->jitter && m->rng)
+    if (kind != ACCESS_HIT && m->jitter && m->rng)
         cost += (uint32_t)gsl_rng_uniform_int(m->rng, (unsigned long)m->jitter + 1);
     m->count[kind]++;
-    m->last_level = kind == MEM_HIT ? lvl : -1;
+    m->last_level = kind == ACCESS_HIT ? lvl : -1;
     if (kind_out)
         *kind_out = kind;
     return cost;
@@ -654,17 +646,17 @@ __attribute__((always_inline)) inline int mem_hit(mem_t *m, int cpu, maddr_t a, 
         l->dirty = 1;
     }
     *cost = m->hit_cost[op][lvl + 1];
-    m->count[MEM_HIT]++;
+    m->count[ACCESS_HIT]++;
     m->last_level = lvl;
     return 1;
 }
 
-uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind_out, int *level)
+uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, access_kind_t *kind_out, int *level)
 {
     uint32_t xlate = m->tlb ? translate(m, cpu, a, 1) : 0;
     uint64_t li = a >> m->line_shift;
     line_t *l = line_at(m, a);
-    mem_kind_t kind = MEM_HIT;
+    access_kind_t kind = ACCESS_HIT;
     uint32_t cost;
     int held = l->owner == cpu || (l->owner < 0 && is_sharer(l, cpu));
     if (m->hier)
@@ -676,11 +668,11 @@ uint32_t mem_fetch_code(mem_t *m, int cpu, maddr_t a, mem_kind_t *kind_out, int 
         cost = lvl >= 0 ? m->lvl_cycles[lvl] : fetch_cost(m, l, m->p->cpu_node[cpu], &kind);
         read_fill(m, l, cpu, li);
     }
-    if (kind != MEM_HIT && m->jitter && m->rng)
+    if (kind != ACCESS_HIT && m->jitter && m->rng)
         cost += (uint32_t)gsl_rng_uniform_int(m->rng, (unsigned long)m->jitter + 1);
     cost += xlate;
     *kind_out = kind;
-    *level = kind == MEM_HIT ? lvl : -1;
+    *level = kind == ACCESS_HIT ? lvl : -1;
     return cost;
 }
 
@@ -924,9 +916,9 @@ uint64_t mem_evictions(const mem_t *m, int cpu, int footprint_only)
     return footprint_only ? m->footprint_evictions[cpu] : m->evictions[cpu];
 }
 
-uint64_t mem_count(const mem_t *m, mem_kind_t kind)
+uint64_t mem_count(const mem_t *m, access_kind_t kind)
 {
-    return kind < MEM_NKINDS ? m->count[kind] : 0;
+    return kind < ACCESS_NKINDS ? m->count[kind] : 0;
 }
 
 uint64_t mem_freed_writes(const mem_t *m)

@@ -1,0 +1,2 @@
+/* Must not compile: the native machine has no simulated memory system. */
+#include "order.h"
