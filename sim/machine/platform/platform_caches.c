@@ -24,11 +24,12 @@
  *          the lines of a page (default: all of them), with level l1d.
  */
 #include "platform.h"
-#include "platform_xml_internal.h"
+#include "platform_caches.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *const kLevelNames[CACHE_NLEVELS] = {"l1i", "l1d", "l2", "l3"};
 static const char *const kScopeNames[] = {"cpu", "node", "package"};

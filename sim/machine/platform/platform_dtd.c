@@ -2,7 +2,9 @@
  *
  * Split from platform_xml.c: platform_read() calls platform_check_simgrid()
  * on every file before anything reaches SimGrid. */
-#include "platform_xml_internal.h"
+#include "platform_dtd.h"
+#include "platform_xmlnode.h"
+#include "xalloc.h"
 
 #include <libxml/parser.h>
 #include <stdarg.h>
@@ -53,10 +55,8 @@ static const void *smap_add(smap_t *m, const char *k, const void *v)
 {
     if (2 * (m->n + 1) > m->cap) {
         smap_t g = {NULL, NULL, m->cap ? 2 * m->cap : 64, 0};
-        g.keys = calloc(g.cap, sizeof *g.keys);
-        g.vals = calloc(g.cap, sizeof *g.vals);
-        if (!g.keys || !g.vals)
-            abort();
+        g.keys = xcalloc(g.cap, sizeof *g.keys);
+        g.vals = xcalloc(g.cap, sizeof *g.vals);
         for (size_t i = 0; i < m->cap; i++)
             if (m->keys[i]) {
                 size_t j = smap_hash(m->keys[i]) & (g.cap - 1);
@@ -369,18 +369,14 @@ static int allowed_in(const xmlNode *parent, const xmlNode *c)
  * (from[k] -> to[k]); adjacency in CSR form, built here. */
 static void reach(int npts, int nedges, const int *from, const int *to, char *seen)
 {
-    int *start = calloc((size_t)npts + 1, sizeof *start);
-    int *adj = calloc((size_t)nedges + 1, sizeof *adj);
-    int *stack = calloc((size_t)npts, sizeof *stack);
-    if (!start || !adj || !stack)
-        abort();
+    int *start = xcalloc((size_t)npts + 1, sizeof *start);
+    int *adj = xcalloc((size_t)nedges + 1, sizeof *adj);
+    int *stack = xcalloc((size_t)npts, sizeof *stack);
     for (int k = 0; k < nedges; k++)
         start[from[k] + 1]++;
     for (int i = 0; i < npts; i++)
         start[i + 1] += start[i];
-    int *fill = calloc((size_t)npts, sizeof *fill);
-    if (!fill)
-        abort();
+    int *fill = xcalloc((size_t)npts, sizeof *fill);
     for (int k = 0; k < nedges; k++)
         adj[start[from[k]] + fill[from[k]]++] = to[k];
     free(fill);

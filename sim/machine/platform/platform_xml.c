@@ -15,7 +15,10 @@
  *     and graph-routed zones connected.
  */
 #include "platform.h"
-#include "platform_xml_internal.h"
+#include "platform_caches.h"
+#include "platform_dtd.h"
+#include "platform_xmlnode.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -97,15 +100,7 @@ static void add_param(platform_t *p, const char *name, const char *value, int li
 
 static platform_param_t *find_param(platform_t *p, const char *name)
 {
-    for (int i = 0; i < p->nparams; i++)
-        if (strcmp(p->params[i].name, name) == 0)
-            return &p->params[i];
-    return NULL;
-}
-
-const platform_param_t *platform_param(const platform_t *p, const char *name)
-{
-    return find_param((platform_t *)p, name);
+    return (platform_param_t *)platform_param(p, name);
 }
 
 /* Parses "12.5s" (cycles). Returns 0 or -1. */
@@ -437,11 +432,6 @@ static int check_values(platform_t *p, err_t *e)
     return 0;
 }
 
-const char *platform_model_name(platform_model_t m)
-{
-    return m == PLATFORM_TSO ? "tso" : m == PLATFORM_WEAK ? "weak" : "sc";
-}
-
 static int check_cpus(platform_t *p, err_t *e)
 {
     if (p->ncpus < 1)
@@ -493,9 +483,7 @@ platform_t *platform_read(const char *path, const platform_override_t *ov, int n
     xmlDoc *doc = load_doc(path, &doctype, e);
     if (!doc)
         return NULL;
-    platform_t *p = calloc(1, sizeof *p);
-    if (!p)
-        abort();
+    platform_t *p = xcalloc(1, sizeof *p);
     p->path = xstrdup(path);
     int failed = 0;
     const xmlNode *zone = top_zone(doc, path, e);
@@ -549,32 +537,6 @@ platform_t *platform_read(const char *path, const platform_override_t *ov, int n
         return NULL;
     }
     return p;
-}
-
-void platform_free(platform_t *p)
-{
-    if (!p)
-        return;
-    for (int i = 0; i < p->ncpus; i++)
-        free(p->cpu_host[i]);
-    for (int i = 0; i < p->nparams; i++) {
-        free(p->params[i].name);
-        free(p->params[i].value);
-    }
-    for (int i = 0; i < p->nlinks; i++) {
-        free(p->links[i].id);
-        free(p->links[i].cls);
-    }
-    free(p->cpu_host);
-    free(p->cpu_node);
-    free(p->cpu_package);
-    free(p->node_first_cpu);
-    free(p->params);
-    free(p->links);
-    free(p->node_lat);
-    free(p->path);
-    free(p->name);
-    free(p);
 }
 
 /* Sets <prop id=NAME> under zone, or the latency of every link of a class. */
