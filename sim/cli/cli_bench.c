@@ -1,4 +1,3 @@
-#define _DEFAULT_SOURCE /* wait4 */
 /* cli_bench: `numasim bench` - what the simulator itself costs.
  *
  * Every figure comes from child processes run here and now:
@@ -29,6 +28,7 @@
  *      (run_child_median). -o writes these rows as CSV.
  */
 #include "bench_native.h"
+#include "child.h"
 #include "outfile.h"
 #include "cli.h"
 #include "cpu.h"
@@ -60,8 +60,7 @@ static double now_s(void)
 static int run_child(char *argv[], int exec_it, double *wall, double *rss_mb)
 {
     double t0 = now_s();
-    fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = child_try_fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
@@ -79,10 +78,8 @@ static int run_child(char *argv[], int exec_it, double *wall, double *rss_mb)
         fflush(NULL);
         _exit(rc);
     }
-    int st;
     struct rusage ru;
-    if (wait4(pid, &st, 0, &ru) < 0)
-        return -1;
+    int st = child_wait_usage(pid, &ru);
     *wall = now_s() - t0;
     *rss_mb = (double)ru.ru_maxrss / 1024.0;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
@@ -150,8 +147,7 @@ static rate_t sim_rate(const char *scenario_path, int what, long n)
     int fd[2];
     if (pipe(fd) < 0)
         return r;
-    fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = child_try_fork();
     if (pid == 0) {
         close(fd[0]);
         err_t e = {{0}};
@@ -203,7 +199,7 @@ static rate_t sim_rate(const char *scenario_path, int what, long n)
     if (pid > 0) {
         if (read(fd[0], &r, sizeof r) != (ssize_t)sizeof r)
             r.rc = -1;
-        waitpid(pid, NULL, 0);
+        child_wait(pid);
     }
     close(fd[0]);
     return r;

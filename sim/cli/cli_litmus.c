@@ -2,12 +2,16 @@
  * on a simulated platform or on this host (study/litmus.h). Each test runs
  * in a child process of its own (one SimGrid engine per process); its
  * report goes to standard output, its error to standard error. All files
- * are parsed first, so that a bad one stops the command before any run. */
+ * are parsed first, so that a bad one stops the command before any run.
+ * SIGINT or SIGTERM ends the running child with the command (child.h). */
 #include "cli.h"
 
+#include "child.h"
 #include "err.h"
 #include "litmus.h"
+#include "xalloc.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,116 +45,128 @@ static void usage(FILE *f)
                "Exit code 0, or 2 for bad input (one line FILE:LINE: message).\n");
 }
 
-int cli_litmus(int argc, char **argv)
+/* Parses the options into o. Returns 0, 1 when --help was printed, or -1
+ * with e (empty when the usage was printed to standard error). */
+static int parse_opts(int argc, char **argv, lit_opts_t *o, err_t *e)
 {
     static const struct option opts[] = {
         {"runs", required_argument, NULL, 'r'}, {"platform", required_argument, NULL, 'p'},
         {"seed", required_argument, NULL, 's'}, {"set", required_argument, NULL, 'S'},
         {"native", no_argument, NULL, 'n'},     {"cpus", required_argument, NULL, 'c'},
         {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0}};
-    lit_opts_t o = {.runs = 10000, .seed = 1, .platform = "numa32", .argv0 = argv[0]};
-    err_t e;
     int c;
     long v;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'r':
-            if (err_parse_long(optarg, &v) < 0 || v < 1 || v > 1000000000) {
-                fprintf(stderr, "--runs: '%s' is not a number of runs >= 1\n", optarg);
-                return 2;
-            }
-            o.runs = (uint64_t)v;
+            if (err_parse_long(optarg, &v) < 0 || v < 1 || v > 1000000000)
+                return err_set(e, NULL, 0, "--runs: '%s' is not a number of runs >= 1", optarg);
+            o->runs = (uint64_t)v;
             break;
         case 's':
-            if (err_parse_long(optarg, &v) < 0 || v < 0) {
-                fprintf(stderr, "--seed: '%s' is not a number >= 0\n", optarg);
-                return 2;
-            }
-            o.seed = (unsigned long)v;
+            if (err_parse_long(optarg, &v) < 0 || v < 0)
+                return err_set(e, NULL, 0, "--seed: '%s' is not a number >= 0", optarg);
+            o->seed = (unsigned long)v;
             break;
         case 'p':
-            o.platform = optarg;
+            o->platform = optarg;
             break;
         case 'S':
-            if (o.nset == 16 || !strchr(optarg, '=') || strchr(optarg, '=') == optarg) {
-                fprintf(stderr, "--set: '%s' is not NAME=VALUE (at most 16)\n", optarg);
-                return 2;
-            }
-            o.set[o.nset++] = strncmp(optarg, "platform.", 9) ? optarg : optarg + 9;
+            if (o->nset == 16 || !strchr(optarg, '=') || strchr(optarg, '=') == optarg)
+                return err_set(e, NULL, 0, "--set: '%s' is not NAME=VALUE (at most 16)", optarg);
+            o->set[o->nset++] = strncmp(optarg, "platform.", 9) ? optarg : optarg + 9;
             break;
         case 'n':
-            o.native = 1;
+            o->native = 1;
             break;
         case 'c':
-            o.cpus = optarg;
+            o->cpus = optarg;
             break;
         case 'h':
             usage(stdout);
-            return 0;
+            return 1;
         default:
             usage(stderr);
-            return 2;
+            return -1;
         }
     }
-    if (optind >= argc) {
-        fprintf(stderr, "numasim litmus: no test given (see --help)\n");
-        return 2;
-    }
-    if (o.cpus && !o.native) { /* the syntax now; the platform's range in the run */
+    if (optind >= argc)
+        return err_set(e, NULL, 0, "numasim litmus: no test given (see --help)");
+    if (o->cpus && !o->native) { /* the syntax now; the platform's range in the run */
         int first, highest;
-        if (litmus_parse_cpus(o.cpus, &first, 1, &highest, &e) < 0) {
-            fprintf(stderr, "%s\n", e.msg);
-            return 2;
-        }
+        if (litmus_parse_cpus(o->cpus, &first, 1, &highest, e) < 0)
+            return -1;
     }
-    char *platform = NULL; /* a file, or a name looked up as run does (cli_find) */
-    if (!o.native) {
-        err_t pe;
-        if (!(platform = cli_find(o.platform, "platform", &pe))) {
-            fprintf(stderr, "%s\n", pe.msg);
-            return 2;
+    return 0;
+}
+
+/* Runs test t in a child; its report goes to standard output, followed by
+ * an empty line unless it is the last. Returns 0, 1 (the child failed) or
+ * -1 with e (a user error, printed by the child, or fork failed). */
+static int run_test(const litmus_t *t, const lit_opts_t *o, int last, err_t *e)
+{
+    pid_t pid = child_try_fork();
+    if (pid < 0)
+        return err_set(e, NULL, 0, "numasim litmus: fork: %s", strerror(errno));
+    if (pid == 0) {
+        lit_hist_t h;
+        if (litmus_run(t, o, &h, e) < 0) {
+            fprintf(stderr, "%s\n", e->msg);
+            _exit(ERR_EXIT);
         }
-        o.platform = platform;
-    }
-    int n = argc - optind;
-    litmus_t **t = calloc((size_t)n, sizeof *t);
-    if (!t)
-        abort();
-    int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++)
-        if (!(t[i] = litmus_read(argv[optind + i], &e))) {
-            fprintf(stderr, "%s\n", e.msg);
-            rc = 2;
-        }
-    for (int i = 0; i < n && rc == 0; i++) {
+        litmus_print(t, &h, stdout);
+        if (!last)
+            printf("\n");
         fflush(stdout);
-        pid_t pid = fork();
-        if (pid < 0) {
-            perror("numasim litmus: fork");
-            rc = 2;
-            break;
-        }
-        if (pid == 0) {
-            lit_hist_t h;
-            if (litmus_run(t[i], &o, &h, &e) < 0) {
-                fprintf(stderr, "%s\n", e.msg);
-                _exit(2);
-            }
-            litmus_print(t[i], &h, stdout);
-            if (i + 1 < n)
-                printf("\n");
-            fflush(stdout);
-            litmus_hist_free(&h);
-            _exit(0);
-        }
-        int st;
-        if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-            rc = WIFEXITED(st) && WEXITSTATUS(st) == 2 ? 2 : 1;
+        litmus_hist_free(&h);
+        _exit(0);
     }
+    int st = child_wait(pid);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == ERR_EXIT) {
+        e->msg[0] = '\0'; /* printed */
+        return -1;
+    }
+    return 1;
+}
+
+/* Reads every test, then runs each in turn. Returns 0, 1 (a child failed)
+ * or -1 with e (empty when the child printed it). */
+static int litmus_main(int argc, char **argv, lit_opts_t *o, err_t *e)
+{
+    char *platform = NULL; /* a file, or a name looked up as run does (cli_find) */
+    if (!o->native) {
+        if (!(platform = cli_find(o->platform, "platform", e)))
+            return -1;
+        o->platform = platform;
+    }
+    int n = argc - optind, rc = 0;
+    litmus_t **t = xcalloc((size_t)n, sizeof *t);
+    for (int i = 0; i < n && rc == 0; i++)
+        if (!(t[i] = litmus_read(argv[optind + i], e)))
+            rc = -1;
+    child_catch_signals();
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = run_test(t[i], o, i + 1 == n, e);
     for (int i = 0; i < n; i++)
         litmus_free(t[i]);
     free(t);
     free(platform);
     return rc;
+}
+
+int cli_litmus(int argc, char **argv)
+{
+    lit_opts_t o = {.runs = 10000, .seed = 1, .platform = "numa32", .argv0 = argv[0]};
+    err_t e = {{0}};
+    int rc = parse_opts(argc, argv, &o, &e);
+    if (rc == 1)
+        return 0; /* --help */
+    if (rc == 0)
+        rc = litmus_main(argc, argv, &o, &e);
+    if (rc < 0 && *e.msg)
+        fprintf(stderr, "%s\n", e.msg);
+    return rc < 0 ? ERR_EXIT : rc;
 }

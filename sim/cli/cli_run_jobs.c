@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,15 +39,13 @@ int cli_run_fetch_routes(platform_t *p)
         perror("numasim: tmpfile");
         return 1;
     }
-    fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = child_try_fork();
     if (pid < 0) {
         perror("numasim: fork");
         fclose(f);
         return 1;
     }
     if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
         err_t e = {{0}};
         if (sim_run(p, "numasim", 0, NULL, &e) < 0) {
             fprintf(stderr, "%s\n", e.msg);
@@ -56,9 +53,7 @@ int cli_run_fetch_routes(platform_t *p)
         }
         _exit(fwrite(p->node_lat, sizeof *p->node_lat, n, f) == n && fflush(f) == 0 ? 0 : 1);
     }
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
+    int st = child_wait(pid);
     int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
     if (rc == 0) {
         p->node_lat = malloc(sizeof *p->node_lat * n);

@@ -17,6 +17,7 @@
  * slices (and a new merge job).
  */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include "child.h"
 #include "cli.h"
 #include "platform.h"
 #include "part.h"
@@ -186,8 +187,7 @@ static int run_capture(char *const *argv, char *out, size_t outsz, char *errline
             fclose(err);
         return 127;
     }
-    fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = child_try_fork();
     if (pid == 0) {
         dup2(fd[1], 1);
         dup2(fileno(err), 2);
@@ -208,9 +208,7 @@ static int run_capture(char *const *argv, char *out, size_t outsz, char *errline
             n += (size_t)r;
     out[n] = '\0';
     close(fd[0]);
-    int st = 0;
-    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
+    int st = pid > 0 ? child_wait(pid) : 0;
     rewind(err);
     errline[0] = '\0';
     if (!fgets(errline, (int)errsz, err))

@@ -26,13 +26,13 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t g_sig;
-static volatile pid_t g_child;
 
+/* SIGINT/SIGTERM: the running evaluation (a numasim run) is told to stop,
+ * and the fit stops at its end. */
 static void on_signal(int sig)
 {
     g_sig = sig;
-    if (g_child > 0)
-        kill(g_child, SIGTERM);
+    child_kill_all(SIGTERM);
 }
 
 static void tune_usage(FILE *f)
@@ -126,7 +126,7 @@ static int eval_sim(const double *values, double *sim, void *vctx, err_t *e)
         argv[n++] = *t;
     argv[n] = NULL;
     unlink(T->csv);
-    int st = child_run_self(argv, T->errf, 1, &g_child);
+    int st = child_run_self(argv, T->errf, 1);
     if (st < 0)
         return err_set(e, NULL, 0, "numasim tune: fork: %s", strerror(errno));
     if (g_sig)

@@ -175,7 +175,7 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
     argv[n++] = T->platform;
     argv[n] = NULL;
     unlink(T->csv);
-    int st = child_run_self((char **)argv, T->errf, 0, NULL);
+    int st = child_run_self((char **)argv, T->errf, 0);
     if (st < 0)
         return err_set(e, NULL, 0, "numasim tune: fork: %s", strerror(errno));
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {

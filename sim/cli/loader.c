@@ -5,6 +5,7 @@
 #include "child.h"
 #include "err.h"
 #include "simulated.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,16 +76,12 @@ typedef struct {
 static worker_t g_workers[MAX_WORKERS]; /* the loader's (in the loader only) */
 static int g_nworkers, g_max_workers;
 
-/* In a worker, just forked by the loader: dies with the loader, drops every
- * pipe but its own, then runs the jobs it is sent until its pipe closes.
- * With reuse off (the scheduler needs a fresh SimGrid clock), it exits with
- * its first job's code instead of reporting it. */
+/* In a worker, just forked by the loader (child_fork: it dies with the
+ * loader), having dropped every pipe but its own: then runs the jobs it is sent until its pipe
+ * closes. With reuse off (the scheduler needs a fresh SimGrid clock), it exits with its first job's
+ * code instead of reporting it. */
 static void worker_main(pid_t parent, int req, int rep, loader_body_t body, void *ctx, int reuse)
 {
-    pid_t loader = getppid();
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != loader)
-        _exit(1); /* the loader died before prctl took effect */
     /* What a job frees stays in the heap for the next one: glibc would
      * hand it back, and the next job would fault it in again (thousands of
      * CPUs' cache tables: a third of a worker's page faults). */
@@ -120,8 +116,7 @@ static worker_t *fork_worker(pid_t parent, int req, int rep, loader_body_t body,
         close(down[1]);
         return NULL;
     }
-    fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = child_try_fork();
     if (pid == 0) {
         close(req);
         close(rep);
@@ -190,8 +185,7 @@ static int job_status(int k)
         return (int)(code & 0xff) << 8; /* as WIFEXITED with WEXITSTATUS = code */
     if (!w->dead) {
         w->dead = 1;
-        while (waitpid(w->pid, &w->status, 0) < 0 && errno == EINTR)
-            ;
+        w->status = child_wait(w->pid);
     }
     int st = w->status;
     if (!w->nq)
@@ -221,8 +215,7 @@ static void loader_main(platform_t *p, int req, int rep, loader_body_t body, voi
                 w->queue[w->nq++] = q.k;
                 a = q.k;
             } else if (w && !w->nq) { /* it died idle: forget it */
-                while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
-                    ;
+                child_wait(w->pid);
                 forget(w);
             }
         } else {
@@ -238,8 +231,8 @@ static void loader_main(platform_t *p, int req, int rep, loader_body_t body, voi
         close(g_workers[i].rep);
     }
     for (int i = 0; i < g_nworkers; i++)
-        while (!g_workers[i].dead && waitpid(g_workers[i].pid, NULL, 0) < 0 && errno == EINTR)
-            ;
+        if (!g_workers[i].dead)
+            child_wait(g_workers[i].pid);
     _exit(0);
 }
 
@@ -264,9 +257,7 @@ loader_t *loader_start(platform_t *p, int workers, loader_body_t body, void *ctx
     }
     close(down[0]);
     close(up[1]);
-    loader_t *l = malloc(sizeof *l);
-    if (!l)
-        abort();
+    loader_t *l = xmalloc(sizeof *l);
     l->pid = pid;
     l->req = down[1];
     l->rep = up[0];
@@ -317,10 +308,7 @@ void loader_close(loader_t *l)
 {
     if (!l)
         return;
-    pid_t *c = realloc(g_closing, sizeof *c * (size_t)(g_nclosing + 1));
-    if (!c)
-        abort();
-    g_closing = c;
+    g_closing = xrealloc(g_closing, sizeof *g_closing * (size_t)(g_nclosing + 1));
     g_closing[g_nclosing++] = l->pid;
     for (loader_t **o = &g_loaders; *o; o = &(*o)->next)
         if (*o == l) {

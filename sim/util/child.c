@@ -1,4 +1,5 @@
-/* child: simulations in child processes (see child.h). */
+/* child: every child process of numasim (see child.h). */
+#define _DEFAULT_SOURCE /* wait4 */
 #include "child.h"
 
 #include "outfile.h"
@@ -16,12 +17,17 @@
 #define MAX_CHILDREN 256
 static volatile pid_t g_children[MAX_CHILDREN]; /* running children */
 
+void child_kill_all(int sig)
+{
+    for (int i = 0; i < MAX_CHILDREN; i++)
+        if (g_children[i] > 0)
+            kill(g_children[i], sig);
+}
+
 static void on_signal(int sig)
 {
     outfile_cleanup();
-    for (int i = 0; i < MAX_CHILDREN; i++)
-        if (g_children[i] > 0)
-            kill(g_children[i], SIGKILL);
+    child_kill_all(SIGKILL);
     _exit(128 + sig);
 }
 
@@ -31,14 +37,13 @@ void child_catch_signals(void)
     signal(SIGTERM, on_signal);
 }
 
-pid_t child_fork(void)
+pid_t child_try_fork(void)
 {
+    pid_t parent = getpid();
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0) {
-        perror("numasim: fork");
-        exit(1);
-    }
+    if (pid < 0)
+        return -1;
     if (pid > 0) {
         for (int i = 0; i < MAX_CHILDREN; i++)
             if (g_children[i] <= 0) {
@@ -47,18 +52,30 @@ pid_t child_fork(void)
             }
         return pid;
     }
+    for (int i = 0; i < MAX_CHILDREN; i++) /* the parent's, not this one's */
+        g_children[i] = 0;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1)
+    if (getppid() != parent)
         _exit(1); /* the parent died before prctl took effect */
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     return 0;
 }
 
-int child_wait(pid_t pid)
+pid_t child_fork(void)
+{
+    pid_t pid = child_try_fork();
+    if (pid < 0) {
+        perror("numasim: fork");
+        exit(1);
+    }
+    return pid;
+}
+
+int child_wait_usage(pid_t pid, struct rusage *ru)
 {
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    while (wait4(pid, &st, 0, ru) < 0 && errno == EINTR)
         ;
     for (int i = 0; i < MAX_CHILDREN; i++)
         if (g_children[i] == pid)
@@ -66,14 +83,17 @@ int child_wait(pid_t pid)
     return st;
 }
 
-int child_run_self(char *const argv[], const char *errf, int quiet, volatile pid_t *running)
+int child_wait(pid_t pid)
 {
-    fflush(NULL);
-    pid_t pid = fork();
+    return child_wait_usage(pid, NULL);
+}
+
+int child_run_self(char *const argv[], const char *errf, int quiet)
+{
+    pid_t pid = child_try_fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
         int ef = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (ef < 0 || dup2(ef, 2) < 0)
             _exit(126);
@@ -86,12 +106,5 @@ int child_run_self(char *const argv[], const char *errf, int quiet, volatile pid
         fprintf(stderr, "numasim: cannot run /proc/self/exe: %s\n", strerror(errno));
         _exit(127);
     }
-    if (running)
-        *running = pid;
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (running)
-        *running = 0;
-    return st;
+    return child_wait(pid);
 }
