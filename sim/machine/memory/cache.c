@@ -12,7 +12,7 @@
  * most of a run's page faults), and the sets are slices of a per-level
  * arena: a run's start neither zeroes nor mallocs what it will not touch.
  * Below a path's first level, a set starts short and grows as lines come
- * (SET_END).
+ * (LRU_SET_END).
  *
  *   side  path (top-down)       a hit at level k      a miss everywhere
  *   data  l1d, l2, l3           LRU update at k,      fill every level,
@@ -26,7 +26,9 @@
  * model (mem.c) looks when it asks whether the CPU holds it.
  */
 #include "cache.h"
-
+#include "lru_set.h"
+#include "tags.h"
+#include "xalloc.h"
 #include "zmap.h"
 
 #include <stdlib.h>
@@ -52,19 +54,10 @@ typedef struct {
 
 static slot_t g_no_slot[1]; /* the table of every instance without sets */
 
-/* The end of a short set's room. A set of a level below a path's first
- * starts with room for 3 tags, and grows to 7, 15 (SET_END after them: 4,
- * 8, 16 words), then to `ways`, as lines come: a CPU holds a few hundred
- * lines in an L3 of thousands of 24-way sets, most of them alone in their
- * set, and 192-byte sets for them were most of a run's memory, its page
- * faults and its host cache misses. No tag has bit 63 (cache.h). */
-#define SET_END UINT64_MAX
-
-/* A tag in use: neither 0 (an empty way) nor SET_END. */
-static inline int live(uint64_t t)
-{
-    return t + 1 > 1;
-}
+/* A set of a level below a path's first starts with room for 3 tags, and
+ * grows to 7, 15 (LRU_SET_END after them: 4, 8, 16 words), then to `ways`,
+ * as lines come: a CPU holds a few hundred lines in an L3 of thousands of
+ * 24-way sets, most of them alone in their set. */
 
 /* The sets' arena grows by a chunk of SET_CHUNK_BYTES, then by as much as
  * it has (up to SET_CHUNK_MAX, what zmap keeps): thousands of CPUs' sets
@@ -117,14 +110,6 @@ struct hier {
     hier_drop_fn drop;
     void *ctx;
 };
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        abort();
-    return p;
-}
 
 static int group_of(const platform_t *p, cache_scope_t s, int cpu)
 {
@@ -301,10 +286,8 @@ static uint64_t *set_alloc(level_t *L, uint32_t words)
         for (int i = 0; i < L->nchunks && want < SET_CHUNK_MAX; i++)
             want *= 2;
         void *c = zmap_get(want, &got, want >= SET_CHUNK_HUGE ? ZMAP_HUGE : 0);
-        void **cs = realloc(L->chunks, sizeof *cs * (size_t)(L->nchunks + 1));
-        size_t *cb = realloc(L->chunk_bytes, sizeof *cb * (size_t)(L->nchunks + 1));
-        if (!cs || !cb)
-            abort();
+        void **cs = xrealloc(L->chunks, sizeof *cs * (size_t)(L->nchunks + 1));
+        size_t *cb = xrealloc(L->chunk_bytes, sizeof *cb * (size_t)(L->nchunks + 1));
         L->chunks = cs;
         L->chunk_bytes = cb;
         L->chunk_bytes[L->nchunks] = got;
@@ -318,12 +301,12 @@ static uint64_t *set_alloc(level_t *L, uint32_t words)
     return set;
 }
 
-/* A new set of L, empty: its words0 words, the last SET_END when short. */
+/* A new set of L, empty: its words0 words, the last LRU_SET_END when short. */
 static uint64_t *set_new(level_t *L)
 {
     uint64_t *set = set_alloc(L, L->words0);
     if (L->words0 < L->ways)
-        set[L->words0 - 1] = SET_END;
+        set[L->words0 - 1] = LRU_SET_END;
     return set;
 }
 
@@ -385,9 +368,7 @@ static inline uint64_t *set_of(level_t *L, int k, uint64_t tag, int create)
         L->blk[(size_t)k * L->nsets + i] = s;
         if (I->n == I->capused) { /* a CPU uses few of its sets: no nsets-long array */
             I->capused = I->capused ? 2 * I->capused : 16;
-            I->used = realloc(I->used, sizeof *I->used * I->capused);
-            if (!I->used)
-                abort();
+            I->used = xrealloc(I->used, sizeof *I->used * I->capused);
         }
         I->used[I->n++] = i; /* a flush visits these only */
         return s;
@@ -423,7 +404,7 @@ static __attribute__((noinline)) uint64_t *set_grow(level_t *L, int k, uint32_t 
     uint64_t *g = set_alloc(L, whole ? L->ways : more);
     memcpy(g, s, sizeof *s * n);
     if (!whole)
-        g[more - 1] = SET_END;
+        g[more - 1] = LRU_SET_END;
     int c = short_class(words);
     s[0] = (uint64_t)(uintptr_t)L->free[c];
     L->free[c] = s;
@@ -432,56 +413,6 @@ static __attribute__((noinline)) uint64_t *set_grow(level_t *L, int k, uint32_t 
     else
         ((slot_t *)slot_of(&L->inst[k], i))->set = g;
     return g;
-}
-
-static int set_find(const uint64_t *s, uint32_t ways, uint64_t tag)
-{
-    for (uint32_t i = 0; i < ways && live(s[i]); i++)
-        if (s[i] == tag)
-            return (int)i;
-    return -1;
-}
-
-static void set_to_front(uint64_t *s, int i)
-{
-    uint64_t t = s[i];
-    for (; i > 0; i--) /* a few ways at most, often none: no memmove call */
-        s[i] = s[i - 1];
-    s[0] = t;
-}
-
-/* The tags in use in s, counted up to its last way: s[n] is then 0 (room
- * for one more), SET_END (a short set, full) or the last way's tag. */
-static uint32_t set_used(const uint64_t *s, uint32_t ways)
-{
-    uint32_t n = 0;
-    while (n < ways - 1 && live(s[n]))
-        n++;
-    return n;
-}
-
-/* Puts tag first in s, whose first n tags are in use (set_used): s[n] is
- * 0, or the last way's tag, which falls out and is returned. Only the tags
- * in use move (a loop, not a memmove call, for a few ways). */
-static uint64_t set_insert(uint64_t *s, uint32_t n, uint64_t tag)
-{
-    uint64_t victim = s[n];
-    for (uint32_t i = n; i > 0; i--)
-        s[i] = s[i - 1];
-    s[0] = tag;
-    return victim;
-}
-
-static int set_remove(uint64_t *s, uint32_t ways, uint64_t tag)
-{
-    int i = s ? set_find(s, ways, tag) : -1;
-    if (i < 0)
-        return 0;
-    uint32_t k = (uint32_t)i;
-    for (; k + 1 < ways && live(s[k + 1]); k++)
-        s[k] = s[k + 1];
-    s[k] = 0;
-    return 1;
 }
 
 /* --- the hierarchy -------------------------------------------------------- */
@@ -496,7 +427,7 @@ static void evicted(hier_t *h, int l, int k, uint64_t v)
         for (int u = 0; u < l && l >= CACHE_L2; u++)
             if (h->lv[u].present)
                 hier_remove_at(h, cpu, (cache_level_t)u, v);
-        if (l == h->last && !(v & HIER_FOREIGN) && h->drop)
+        if (l == h->last && !(v & TAG_FOREIGN) && h->drop)
             h->drop(h->ctx, cpu, v);
     }
 }
@@ -508,10 +439,10 @@ static inline __attribute__((always_inline)) void fill(hier_t *h, int cpu, int l
     level_t *L = &h->lv[l];
     int k = L->by_cpu ? cpu : L->inst_of[cpu];
     uint64_t *s = cpu_set(L, cpu, tag, 1);
-    uint32_t n = set_used(s, L->ways);
-    if (s[n] == SET_END)
+    uint32_t n = lru_used(s, L->ways);
+    if (s[n] == LRU_SET_END)
         s = set_grow(L, k, set_index(L, tag), s, n);
-    uint64_t v = set_insert(s, n, tag);
+    uint64_t v = lru_insert(s, n, tag);
     L->inst[k].ver++;
     if (v)
         evicted(h, l, k, v);
@@ -529,16 +460,16 @@ static inline int access_path(hier_t *h, int cpu, uint64_t tag, hier_side_t side
         if (unheld && L->by_cpu) {
 #ifndef NDEBUG /* the caller's promise, checked in debug builds (the sanitizers') */
             const uint64_t *s = set_of(L, cpu, tag, 0);
-            if (s && set_find(s, L->ways, tag) >= 0)
+            if (s && lru_find(s, L->ways, tag) >= 0)
                 abort();
 #endif
             continue;
         }
         uint64_t *s = cpu_set(L, cpu, tag, 0);
-        int i = s ? set_find(s, L->ways, tag) : -1;
+        int i = s ? lru_find(s, L->ways, tag) : -1;
         if (i >= 0) {
             if (i > 0) {
-                set_to_front(s, i);
+                lru_to_front(s, i);
                 L->inst[L->inst_of[cpu]].ver++;
             }
             found = path[k];
@@ -607,7 +538,7 @@ __attribute__((always_inline)) inline void hier_first_promote(hier_t *h, int cpu
 {
     int l;
     uint32_t ways;
-    set_to_front(first_set(h, side, cpu, tag, &l, &ways), way);
+    lru_to_front(first_set(h, side, cpu, tag, &l, &ways), way);
     h->lv[l].inst[h->lv[l].inst_of[cpu]].ver++;
 }
 
@@ -627,10 +558,10 @@ int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
     uint64_t *s = set_get(L, k, set_index(L, tag));
     if (s && s[0] == tag)
         return 1; /* most fetches: already the most recent */
-    int i = s ? set_find(s, L->ways, tag) : -1;
+    int i = s ? lru_find(s, L->ways, tag) : -1;
     if (i < 0)
         return 0;
-    set_to_front(s, i);
+    lru_to_front(s, i);
     L->inst[k].ver++;
     return 1;
 }
@@ -639,7 +570,7 @@ int hier_touch_private(hier_t *h, int cpu, cache_level_t l, uint64_t tag)
 static inline __attribute__((always_inline)) void remove_at(hier_t *h, int cpu, int l, uint64_t tag)
 {
     level_t *L = &h->lv[l];
-    if (set_remove(cpu_set(L, cpu, tag, 0), L->ways, tag))
+    if (lru_remove(cpu_set(L, cpu, tag, 0), L->ways, tag))
         L->inst[L->inst_of[cpu]].ver++;
 }
 
@@ -701,7 +632,7 @@ void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag)
             if (!set)
                 continue;
             uint32_t n = 0, room = 0;
-            while (room < L->ways && set[room] != SET_END)
+            while (room < L->ways && set[room] != LRU_SET_END)
                 room++;
             for (uint32_t w = 0; w < room && set[w]; w++)
                 if (keep && keep(ctx, set[w]))
@@ -719,14 +650,12 @@ size_t hier_last_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap)
     size_t n = 0;
     for (uint32_t u = 0; u < inst_slots(L, I); u++) {
         const uint64_t *set = inst_slot(L, k, u);
-        for (uint32_t w = 0; set && w < L->ways && live(set[w]); w++) {
-            if (set[w] & HIER_FOREIGN)
+        for (uint32_t w = 0; set && w < L->ways && lru_live(set[w]); w++) {
+            if (set[w] & TAG_FOREIGN)
                 continue;
             if (n == *cap) {
                 *cap = *cap ? 2 * *cap : 256;
-                *buf = realloc(*buf, sizeof **buf * *cap);
-                if (!*buf)
-                    abort();
+                *buf = xrealloc(*buf, sizeof **buf * *cap);
             }
             (*buf)[n++] = set[w];
         }
@@ -769,5 +698,5 @@ int hier_holds(const hier_t *h, int cpu, cache_level_t l, uint64_t tag)
     if (!L->present)
         return 0;
     const uint64_t *s = set_of(L, L->inst_of[cpu], tag, 0);
-    return s && set_find(s, L->ways, tag) >= 0;
+    return s && lru_find(s, L->ways, tag) >= 0;
 }

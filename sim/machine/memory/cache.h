@@ -9,8 +9,9 @@
  * coherence model forgets their copies.
  *
  * Lines are named by a 64-bit tag: the coherence line index for memory
- * lines, or a tag with HIER_FOREIGN set for the lines a footprint brings in
- * (data of other code, never shared, never written back). Tag 0 is unused.
+ * lines, or a foreign tag (tags.h: TAG_FOREIGN) for the lines that
+ * footprints and walks bring in, which are never reported to the drop
+ * callback. Tag 0 is unused.
  */
 #ifndef NUMASIM_CACHE_H
 #define NUMASIM_CACHE_H
@@ -18,8 +19,6 @@
 #include "platform.h"
 
 #include <stdint.h>
-
-#define HIER_FOREIGN (1ull << 62)
 
 typedef enum { HIER_DATA, HIER_CODE } hier_side_t;
 

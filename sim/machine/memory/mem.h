@@ -3,13 +3,18 @@
  * Memory is a flat space of 64-bit words, carved into lines (line_bytes of
  * the platform, 128 on both 2004 machines). Every line has a home node and a
  * MESI-like state across all CPUs' caches: held exclusive by one CPU (E, or M
- * when dirty) or shared (S) by a set of CPUs. Caches are infinite: a line
+ * when dirty) or shared (S) by a set of CPUs. With the platform's cache
+ * levels (cache.h), a line also leaves a CPU by capacity (LRU) and a hit
+ * costs the level that has it; without levels, caches are infinite: a line
  * leaves a cache only when another CPU writes it or the cache is flushed.
+ * With TLBs (tlb.h), an access pays its translation first.
  *
- * mem_access() is the one way simulated code touches memory: it updates the
- * state and returns what the access costs, in cycles, from the platform's
- * figures and its node-to-node route latencies. Nothing here knows SimGrid;
- * the caller (simgrid/simulated.c) charges the time.
+ * mem_hit() (the common hit) and mem_access() (everything else) are the way
+ * simulated code touches memory: they update the state and return what the
+ * access costs, in cycles, from the platform's figures and its node-to-node
+ * route latencies. Nothing here knows SimGrid; the caller
+ * (simgrid/simulated.c) charges the time. mem_internal.h says which file
+ * does what.
  */
 #ifndef NUMASIM_MEM_H
 #define NUMASIM_MEM_H

@@ -67,6 +67,7 @@
  * simplification; stores are rare between the barriers of the timer code).
  */
 #include "order.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -140,19 +141,9 @@ struct order {
     int niqw, capiqw;
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p)
-        abort();
-    return p;
-}
-
 order_t *order_create(const platform_t *p, mem_t *mem)
 {
-    order_t *o = calloc(1, sizeof *o);
-    if (!o)
-        abort();
+    order_t *o = xcalloc(1, sizeof *o);
     o->model = p->memory_model;
     o->p = p;
     o->mem = mem;
@@ -161,19 +152,16 @@ order_t *order_create(const platform_t *p, mem_t *mem)
     o->sw = (o->hw + 63) / 64;
     o->wpl = p->line_bytes / 8;
     o->q = (uint64_t)(p->costs.inval_queue_cycles + 0.5);
-    o->scratch = calloc((size_t)o->hw, sizeof *o->scratch);
-    o->hasq = calloc((size_t)o->hw, sizeof *o->hasq);
-    o->ssum = calloc((size_t)o->sw, sizeof *o->ssum);
-    o->qsum = calloc((size_t)o->sw, sizeof *o->qsum);
+    o->scratch = xcalloc((size_t)o->hw, sizeof *o->scratch);
+    o->hasq = xcalloc((size_t)o->hw, sizeof *o->hasq);
+    o->ssum = xcalloc((size_t)o->sw, sizeof *o->ssum);
+    o->qsum = xcalloc((size_t)o->sw, sizeof *o->qsum);
     /* aligned: each CPU's first fields in one host cache line (ocpu_t) */
     _Static_assert(sizeof(ocpu_t) % 64 == 0, "ocpu_t: a whole number of cache lines");
     o->heap = xrealloc(NULL, sizeof *o->heap);
     o->heap[0] = (hent_t){.vis = UINT64_MAX};
-    o->cpus = aligned_alloc(64, sizeof *o->cpus * (size_t)o->ncpus);
-    if (o->cpus)
-        memset(o->cpus, 0, sizeof *o->cpus * (size_t)o->ncpus);
-    if (!o->scratch || !o->hasq || !o->ssum || !o->qsum || !o->cpus)
-        abort();
+    o->cpus = xcheck(aligned_alloc(64, sizeof *o->cpus * (size_t)o->ncpus));
+    memset(o->cpus, 0, sizeof *o->cpus * (size_t)o->ncpus);
     return o;
 }
 

@@ -7,7 +7,7 @@
  *   code  itlb1        itlb2         line through the data caches
  *
  * Each is nsets sets of `ways` page numbers, most recent first (true LRU,
- * as cache.c). A hit in the second level fills the first; a walk fills
+ * the sets of lru_set.h, as cache.c's). A hit in the second level fills the first; a walk fills
  * both. The levels are exclusive of nothing and inclusive of nothing: a
  * page leaving one stays in the other, as on the machines we model (AMD's
  * and Intel's second-level TLBs are not inclusive of the first).
@@ -16,6 +16,9 @@
  * thousands of CPUs and TLBs allocates those of the CPUs that run.
  */
 #include "tlb.h"
+#include "lru_set.h"
+#include "tags.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,9 +42,7 @@ tlb_t *tlb_create(const platform_t *p)
 {
     if (!p->tlb[TLB_DTLB1].entries)
         return NULL;
-    tlb_t *t = calloc(1, sizeof *t);
-    if (!t)
-        abort();
+    tlb_t *t = xcalloc(1, sizeof *t);
     t->ncpus = p->ncpus;
     while ((1l << t->page_shift) < p->page_bytes)
         t->page_shift++;
@@ -58,9 +59,7 @@ tlb_t *tlb_create(const platform_t *p)
             t->max_entries =
                 (uint64_t)q->entries > t->max_entries ? (uint64_t)q->entries : t->max_entries;
     }
-    t->cpu = calloc((size_t)p->ncpus, sizeof *t->cpu);
-    if (!t->cpu)
-        abort();
+    t->cpu = xcalloc((size_t)p->ncpus, sizeof *t->cpu);
     return t;
 }
 
@@ -89,28 +88,10 @@ static inline uint64_t *set_of(tlb_t *t, int cpu, int l, uint64_t page)
 {
     uint64_t *a = t->cpu[cpu];
     if (__builtin_expect(!a, 0)) {
-        a = t->cpu[cpu] = calloc(t->per_cpu, sizeof *a);
-        if (!a)
-            abort();
+        a = t->cpu[cpu] = xcalloc(t->per_cpu, sizeof *a);
     }
     const tlb_geom_t *L = &t->lv[l];
     return a + t->off[l] + (size_t)(page % L->nsets) * L->ways;
-}
-
-/* Looks for page in set s; when found, moves it first and returns 1;
- * else puts it first (the last one falls out) and returns 0. */
-static int set_use(uint64_t *s, uint32_t ways, uint64_t page)
-{
-    uint32_t i = 0;
-    while (i < ways && s[i] && s[i] != page)
-        i++;
-    int found = i < ways && s[i] == page;
-    if (i == ways)
-        i = ways - 1; /* the least recent falls out */
-    for (; i > 0; i--)
-        s[i] = s[i - 1];
-    s[0] = page;
-    return found;
 }
 
 int tlb_translate(tlb_t *t, int cpu, uint64_t page, int code)
@@ -121,11 +102,11 @@ int tlb_translate(tlb_t *t, int cpu, uint64_t page, int code)
     uint64_t *s = set_of(t, cpu, l1, page);
     if (s[0] == page)
         return 0;
-    if (set_use(s, t->lv[l1].ways, page))
+    if (lru_use(s, t->lv[l1].ways, page))
         return 0;
     if (!t->lv[l2].present)
         return -1;
-    return set_use(set_of(t, cpu, l2, page), t->lv[l2].ways, page) ? 1 : -1;
+    return lru_use(set_of(t, cpu, l2, page), t->lv[l2].ways, page) ? 1 : -1;
 }
 
 int tlb_first_mru(const tlb_t *t, int cpu, uint64_t page, int code)
@@ -145,7 +126,7 @@ void tlb_fill_foreign(tlb_t *t, int cpu, uint64_t first, uint64_t n)
     if (n > t->max_entries)
         n = t->max_entries;
     for (uint64_t i = 0; i < n; i++)
-        tlb_translate(t, cpu, TLB_FOREIGN | (first + i), 0);
+        tlb_translate(t, cpu, TAG_FOREIGN | (first + i), 0);
 }
 
 int tlb_holds(const tlb_t *t, int cpu, int level, uint64_t page, int code)

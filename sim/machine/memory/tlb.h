@@ -8,7 +8,7 @@
  * the model has no shootdowns (the timer core never unmaps). Pages are
  * named by their number (address / page_bytes); 0 is never a page here
  * (tlb_translate adds 1), and foreign pages (footprints) have
- * TLB_FOREIGN set.
+ * TAG_FOREIGN set (tags.h).
  */
 #ifndef NUMASIM_TLB_H
 #define NUMASIM_TLB_H
@@ -16,8 +16,6 @@
 #include "platform.h"
 
 #include <stdint.h>
-
-#define TLB_FOREIGN (1ull << 62)
 
 typedef struct tlb tlb_t;
 

@@ -1,0 +1,104 @@
+/* mem_footprint: what other code brings into a CPU's caches (platform.h's
+ * footprints), by LRU through every data level, at no cost in cycles: the
+ * tick's own lines (the same each tick), fresh lines for plain work, and
+ * fresh lines for the time since the last call (other software). Their
+ * tags are foreign (tags.h); their pages go through the data TLBs.
+ */
+#include "mem_internal.h"
+#include "xalloc.h"
+
+void mem_footprint_init(mem_t *m)
+{
+    const platform_t *p = m->p;
+    m->page_lines = (uint64_t)((p->page_bytes > 0 ? p->page_bytes : 4096) / p->line_bytes);
+    if (m->page_lines < 1)
+        m->page_lines = 1;
+    m->fp_lines_per_page =
+        p->footprint_lines_per_page > 0 ? (uint64_t)p->footprint_lines_per_page : m->page_lines;
+    if (!m->hier)
+        return;
+    size_t n = (size_t)p->ncpus;
+    m->fresh = xcalloc(n, sizeof *m->fresh);
+    m->work_carry = xcalloc(n, sizeof *m->work_carry);
+    m->noise_carry = xcalloc(n, sizeof *m->noise_carry);
+    m->noise_at = xcalloc(n, sizeof *m->noise_at);
+}
+
+void mem_footprint_free(mem_t *m)
+{
+    free(m->fresh);
+    free(m->work_carry);
+    free(m->noise_carry);
+    free(m->noise_at);
+}
+
+/* The physical line of fresh footprint line x: its page (x's page of
+ * fp_lines_per_page lines) at a pseudo-random frame, the lines of a page
+ * side by side from a pseudo-random start. Other software's pages lie
+ * wherever the allocator found frames, so its lines fall into random sets
+ * of every physically indexed level and evict there gradually, not a level
+ * at once. A bijection of 34-bit frames (xor-shifts and odd multipliers):
+ * with pages of up to 64 lines no two pages share a frame within the
+ * 40 bits of a fresh tag; larger pages may wrap there, a harmless alias. */
+static uint64_t fresh_line(const mem_t *m, uint64_t x)
+{
+    const uint64_t mask = (1ull << 34) - 1;
+    uint64_t page = x / m->fp_lines_per_page, off = x % m->fp_lines_per_page;
+    uint64_t f = page & mask;
+    f ^= f >> 17;
+    f = (f * 0xed5ad4bbull) & mask;
+    f ^= f >> 11;
+    f = (f * 0xac4c1b51ull) & mask;
+    f ^= f >> 15;
+    return f * m->page_lines + (off + (f >> 20)) % m->page_lines;
+}
+
+/* Brings lines (plus the fraction carried) of fresh foreign data into cpu. */
+static void fill_fresh(mem_t *m, int cpu, double lines, double *carry)
+{
+    double t = *carry + lines;
+    uint64_t k = (uint64_t)t;
+    *carry = t - (double)k;
+    uint64_t cap = hier_max_lines(m->hier);
+    if (k > cap) { /* beyond the largest level, more lines evict nothing more */
+        m->fresh[cpu] += k - cap;
+        k = cap;
+    }
+    uint64_t base = tag_footprint(cpu);
+    m->in_footprint = 1;
+    for (uint64_t i = 0; i < k; i++)
+        hier_access(m->hier, cpu, base | (fresh_line(m, m->fresh[cpu] + i) & TAG_INDEX), HIER_DATA);
+    m->in_footprint = 0;
+    if (m->tlb && k) /* the pages of those lines */
+        mem_translate_foreign(m, cpu, base, m->fresh[cpu], m->fresh[cpu] + k - 1);
+    m->fresh[cpu] += k;
+}
+
+void mem_footprint_tick(mem_t *m, int cpu)
+{
+    uint64_t n = (uint64_t)(m->p->footprint.tick_lines + 0.5);
+    if (!m->hier || !n)
+        return;
+    m->in_footprint = 1;
+    hier_fill_foreign(m->hier, cpu, tag_footprint(cpu) | TAG_TICK, n);
+    m->in_footprint = 0;
+    if (m->tlb)
+        mem_translate_foreign(m, cpu, tag_footprint(cpu) | TAG_TICK, 0, n - 1);
+}
+
+void mem_footprint_work(mem_t *m, int cpu, uint64_t cycles)
+{
+    double rate = m->p->footprint.work_per_mcycle;
+    if (m->hier && rate > 0)
+        fill_fresh(m, cpu, (double)cycles * rate / 1e6, &m->work_carry[cpu]);
+}
+
+void mem_footprint_time(mem_t *m, int cpu, uint64_t now)
+{
+    double rate = m->p->footprint.noise_per_mcycle;
+    if (!m->hier || rate <= 0 || now <= m->noise_at[cpu])
+        return;
+    uint64_t dt = now - m->noise_at[cpu];
+    m->noise_at[cpu] = now;
+    fill_fresh(m, cpu, (double)dt * rate / 1e6, &m->noise_carry[cpu]);
+}
