@@ -31,6 +31,18 @@ int cli_slurm(int argc, char **argv);
 int cli_hunt(int argc, char **argv);
 int cli_litmus(int argc, char **argv);
 
+/* Errors in cli/: a function returns 0, or -1 with err_t filled (a user
+ * error, exit code 2), or 1 for an internal failure (already printed: not
+ * the user's to fix, exit code 1). An err_t whose message is empty has been
+ * printed already (by a child, or the usage after a bad option). */
+
+/* Empties e's message (it has been printed) and returns -1. */
+int cli_err_printed(err_t *e);
+
+/* The exit code of a command's result rc (as above): prints e's message
+ * for rc < 0 and returns ERR_EXIT, else returns rc. */
+int cli_exit_code(int rc, const err_t *e);
+
 /* A scenario ("scenario": NAME.ini) or platform ("platform": NAME.xml) given
  * on the command line, as a path or by name: returns the path to open (a
  * copy of arg unless arg is a bare name; the caller frees it), or NULL with

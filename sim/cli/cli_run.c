@@ -13,6 +13,7 @@
 #include "err.h"
 #include "host.h"
 #include "part.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -23,10 +24,6 @@
 #include <unistd.h>
 
 #define MAX_JOBS 256
-
-/* --native: every scenario runs on this host instead of its platforms. */
-host_t *cli_run_host;
-native_opts_t cli_run_native = {30};
 
 static void run_usage(FILE *f)
 {
@@ -75,31 +72,30 @@ static void run_usage(FILE *f)
 }
 
 /* Creates DIR if missing and checks that a file can be written in it.
- * Returns 0, or ERR_EXIT with the message printed. */
-static int paje_check_dir(const char *dir)
+ * Returns 0, or -1 with e. */
+static int paje_check_dir(const char *dir, err_t *e)
 {
     struct stat st;
-    if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0) {
-        fprintf(stderr, "%s: cannot create the trace directory: %s\n", dir, strerror(errno));
-        return ERR_EXIT;
-    }
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "%s: not a directory (--paje)\n", dir);
-        return ERR_EXIT;
-    }
+    if (stat(dir, &st) != 0 && mkdir(dir, 0777) != 0)
+        return err_set(e, dir, 0, "cannot create the trace directory: %s", strerror(errno));
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return err_set(e, dir, 0, "not a directory (--paje)");
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/.numasim-probe.%ld", dir, (long)getpid());
     FILE *f = fopen(probe, "w");
-    if (!f) {
-        fprintf(stderr, "%s: cannot write a trace here: %s\n", dir, strerror(errno));
-        return ERR_EXIT;
-    }
+    if (!f)
+        return err_set(e, dir, 0, "cannot write a trace here: %s", strerror(errno));
     fclose(f);
     unlink(probe);
     return 0;
 }
 
-int cli_run(int argc, char **argv)
+/* Parses the options into o (o->sets, allocated, is the caller's to free);
+ * the timeout and the CPU list are left in *timeout and *cpus, and whether
+ * --paje-calls was given in *pcalls_set, for run_check_opts. Returns 0, 1
+ * when --help was printed, or -1 with e (empty: the usage was printed). */
+static int run_parse_opts(int argc, char **argv, run_opts_t *o, long *timeout, const char **cpus,
+                          int *native, int *pcalls_set, err_t *e)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"set", required_argument, NULL, 's'},
@@ -114,155 +110,142 @@ int cli_run(int argc, char **argv)
                                          {"paje-calls", required_argument, NULL, 'K'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *out = NULL;
-    const char **sets = calloc((size_t)argc, sizeof *sets);
-    int nsets = 0, trace = 0, quiet = 0, native = 0, o, slice = -1, nslices = 1;
-    const char *cpus = NULL;
-    long timeout = 30;
-    err_t e = {{0}};
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    long pcalls = 0;
-    int pcalls_set = 0;
-    paje_opt_t po = {NULL, 3};
+    long v;
+    int c;
     optind = 1;
-    while ((o = getopt_long(argc, argv, "o:s:j:qh", opts, NULL)) != -1) {
-        switch (o) {
+    while ((c = getopt_long(argc, argv, "o:s:j:qh", opts, NULL)) != -1) {
+        switch (c) {
         case 'o':
-            out = optarg;
+            o->out = optarg;
             break;
         case 's':
-            sets[nsets++] = optarg;
+            o->sets[o->nsets++] = optarg;
             break;
         case 't':
-            trace = 1;
+            o->trace = 1;
             break;
         case 'q':
-            quiet = 1;
+            o->quiet = 1;
             break;
         case 'N':
-            native = 1;
+            *native = 1;
             break;
         case 'C':
-            cpus = optarg;
+            *cpus = optarg;
             break;
         case 'T':
-            if (err_parse_long(optarg, &timeout) < 0 || timeout < 1 || timeout > 86400) {
-                fprintf(stderr, "--timeout: expected seconds from 1 to 86400, not '%s'\n", optarg);
-                free(sets);
-                return ERR_EXIT;
-            }
+            if (err_parse_long(optarg, timeout) < 0 || *timeout < 1 || *timeout > 86400)
+                return err_set(e, NULL, 0, "--timeout: expected seconds from 1 to 86400, not '%s'",
+                               optarg);
             break;
         case 'S':
-            if (part_parse_slice(optarg, &slice, &nslices, &e) < 0) {
-                fprintf(stderr, "%s\n", e.msg);
-                free(sets);
-                return ERR_EXIT;
-            }
+            if (part_parse_slice(optarg, &o->slice, &o->nslices, e) < 0)
+                return -1;
             break;
         case 'P':
-            po.dir = optarg;
+            o->paje.dir = optarg;
             break;
         case 'K':
-            if (err_parse_long(optarg, &pcalls) < 0 || pcalls < 1 || pcalls > 1000000) {
-                fprintf(stderr,
-                        "--paje-calls: expected a whole number from 1 to 1000000, not '%s'\n",
-                        optarg);
-                free(sets);
-                return ERR_EXIT;
-            }
-            po.calls = (int)pcalls;
-            pcalls_set = 1;
+            if (err_parse_long(optarg, &v) < 0 || v < 1 || v > 1000000)
+                return err_set(e, NULL, 0,
+                               "--paje-calls: expected a whole number from 1 to 1000000, not '%s'",
+                               optarg);
+            o->paje.calls = (int)v;
+            *pcalls_set = 1;
             break;
         case 'j':
-            if (err_parse_long(optarg, &jobs) < 0 || jobs < 1 || jobs > MAX_JOBS) {
-                fprintf(stderr, "--jobs: expected a whole number from 1 to 256, not '%s'\n",
-                        optarg);
-                free(sets);
-                return ERR_EXIT;
-            }
+            if (err_parse_long(optarg, &v) < 0 || v < 1 || v > MAX_JOBS)
+                return err_set(e, NULL, 0,
+                               "--jobs: expected a whole number from 1 to 256, not '%s'", optarg);
+            o->jobs = (int)v;
             break;
         case 'h':
             run_usage(stdout);
-            free(sets);
-            return 0;
+            return 1;
         default:
             run_usage(stderr);
-            free(sets);
-            return ERR_EXIT;
+            return cli_err_printed(e);
         }
     }
-    if (optind >= argc) {
-        fprintf(stderr, "numasim run: no scenario file given (see --help)\n");
-        free(sets);
-        return ERR_EXIT;
-    }
-    if (out && argc - optind > 1) {
-        fprintf(stderr, "numasim run: -o takes one scenario file, %d given\n", argc - optind);
-        free(sets);
-        return ERR_EXIT;
-    }
-    if (!native && (cpus || timeout != 30)) {
-        fprintf(stderr, "numasim run: --cpus and --timeout go with --native\n");
-        free(sets);
-        return ERR_EXIT;
-    }
-    if (native && trace) {
-        fprintf(stderr,
-                "numasim run: --trace is for simulations; it is not available with --native\n");
-        free(sets);
-        return ERR_EXIT;
-    }
+    return 0;
+}
+
+/* Checks the options together, in the order of their messages, and opens
+ * the host of --native. Returns 0, or -1 with e. */
+static int run_check_opts(int argc, run_opts_t *o, long timeout, const char *cpus, int native,
+                          int pcalls_set, err_t *e)
+{
+    int nfiles = argc - optind;
+    if (nfiles < 1)
+        return err_set(e, NULL, 0, "numasim run: no scenario file given (see --help)");
+    if (o->out && nfiles > 1)
+        return err_set(e, NULL, 0, "numasim run: -o takes one scenario file, %d given", nfiles);
+    if (!native && (cpus || timeout != 30))
+        return err_set(e, NULL, 0, "numasim run: --cpus and --timeout go with --native");
+    if (native && o->trace)
+        return err_set(
+            e, NULL, 0,
+            "numasim run: --trace is for simulations; it is not available with --native");
     if (native) {
-        cli_run_host = host_open(cpus, &e);
-        if (!cli_run_host) {
-            fprintf(stderr, "%s\n", e.msg);
-            free(sets);
-            return ERR_EXIT;
-        }
-        cli_run_native.timeout_s = (int)timeout;
-        jobs = 1; /* a native run needs every CPU it uses */
+        if (!(o->host = host_open(cpus, e)))
+            return -1;
+        o->native.timeout_s = (int)timeout;
+        o->jobs = 1; /* a native run needs every CPU it uses */
     }
-    if (slice >= 0 && native) {
-        fprintf(stderr,
-                "numasim run: --slice is for simulations; it is not available with --native\n");
-        free(sets);
-        return ERR_EXIT;
-    }
-    if (slice >= 0 && argc - optind > 1) {
-        fprintf(stderr, "numasim run: --slice takes one scenario file, %d given\n", argc - optind);
-        free(sets);
-        return ERR_EXIT;
-    }
-    if (native && po.dir) {
-        fprintf(stderr,
-                "numasim run: --paje is for simulations; it is not available with --native\n");
-        free(sets);
-        return ERR_EXIT;
-    }
-    if (pcalls_set && !po.dir) {
-        fprintf(stderr, "numasim run: --paje-calls needs --paje DIR\n");
-        free(sets);
-        return ERR_EXIT;
-    }
-    if (po.dir && paje_check_dir(po.dir) != 0) {
-        free(sets);
-        return ERR_EXIT;
-    }
+    if (o->slice >= 0 && native)
+        return err_set(
+            e, NULL, 0,
+            "numasim run: --slice is for simulations; it is not available with --native");
+    if (o->slice >= 0 && nfiles > 1)
+        return err_set(e, NULL, 0, "numasim run: --slice takes one scenario file, %d given",
+                       nfiles);
+    if (native && o->paje.dir)
+        return err_set(e, NULL, 0,
+                       "numasim run: --paje is for simulations; it is not available with --native");
+    if (pcalls_set && !o->paje.dir)
+        return err_set(e, NULL, 0, "numasim run: --paje-calls needs --paje DIR");
+    if (o->paje.dir && paje_check_dir(o->paje.dir, e) < 0)
+        return -1;
+    return 0;
+}
+
+/* Runs each scenario file of the command line in turn, until one fails. */
+static int run_files(int argc, char **argv, const run_opts_t *o, err_t *e)
+{
     child_catch_signals();
     int rc = 0;
     for (int i = optind; i < argc && rc == 0; i++) {
-        char *path = cli_find(argv[i], "scenario", &e);
-        if (!path) {
-            fprintf(stderr, "%s\n", e.msg);
-            rc = ERR_EXIT;
-            break;
-        }
-        rc = cli_run_scenario_file(path, out, sets, nsets, trace, &po, (int)jobs, quiet, slice,
-                                   nslices, argc, argv);
+        char *path = cli_find(argv[i], "scenario", e);
+        if (!path)
+            return -1;
+        rc = cli_run_scenario_file(path, o, e);
         free(path);
     }
-    free(sets);
-    host_close(cli_run_host);
-    cli_run_host = NULL;
     return rc;
+}
+
+int cli_run(int argc, char **argv)
+{
+    run_opts_t o = {.sets = xcalloc((size_t)argc, sizeof *o.sets),
+                    .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN),
+                    .slice = -1,
+                    .nslices = 1,
+                    .paje = {NULL, 3},
+                    .native = {30},
+                    .argc = argc,
+                    .argv = argv};
+    err_t e = {{0}};
+    long timeout = 30;
+    const char *cpus = NULL;
+    int native = 0, pcalls_set = 0;
+    int rc = run_parse_opts(argc, argv, &o, &timeout, &cpus, &native, &pcalls_set, &e);
+    if (rc == 0)
+        rc = run_check_opts(argc, &o, timeout, cpus, native, pcalls_set, &e);
+    if (rc == 0)
+        rc = run_files(argc, argv, &o, &e);
+    else if (rc == 1)
+        rc = 0; /* --help */
+    free(o.sets);
+    host_close(o.host);
+    return cli_exit_code(rc, &e);
 }

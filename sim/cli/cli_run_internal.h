@@ -6,6 +6,7 @@
 #define NUMASIM_CLI_RUN_INTERNAL_H
 
 #include "cpu.h"
+#include "err.h"
 #include "host.h"
 #include "loader.h"
 #include "native.h"
@@ -41,45 +42,57 @@ typedef struct {
 
 /* --paje: where the traces go, and how many measured calls each shows. */
 typedef struct {
-    const char *dir;
+    const char *dir; /* NULL: no trace */
     int calls;
 } paje_opt_t;
 
-/* --native: every scenario runs on this host instead of its platforms. */
-extern host_t *cli_run_host;
-extern native_opts_t cli_run_native; /* --timeout */
+/* The options of `numasim run`, parsed and checked once by cli_run. */
+typedef struct {
+    const char *out;   /* -o, or NULL: results/ */
+    const char **sets; /* --set, [nsets] */
+    int nsets;
+    int trace, quiet;
+    int jobs;           /* simulations at once */
+    int slice, nslices; /* --slice I/N; slice < 0: every combination */
+    paje_opt_t paje;
+    host_t *host;         /* --native: every scenario runs on it, or NULL */
+    native_opts_t native; /* --timeout */
+    int argc;             /* the command line, recorded in the outputs */
+    char **argv;
+} run_opts_t;
+
+/* Errors, as everywhere in cli/: a function returns 0, -1 with err_t
+ * filled (a user error: exit code 2; an empty message has been printed
+ * already, by a child), or 1 for an internal failure, printed. */
 
 /* Computes p's node latency matrix once, in a child (SimGrid allows one
  * engine per process), so that every simulation of p skips the route
- * look-ups. Returns 0, 1 (crash) or 2 (broken routes, message printed). */
-int cli_run_fetch_routes(platform_t *p);
+ * look-ups. Returns 0, 1 or -1 (broken routes: the child printed why). */
+int cli_run_fetch_routes(platform_t *p, err_t *e);
 
 /* Whether jobs run in the workers of their platform's loader (loader.h): a
  * simulated job without a trace file. */
-int cli_run_in_workers(const paje_opt_t *po);
+int cli_run_in_workers(const run_opts_t *o);
 
 /* Runs job js[k] in a child; its results go to its out (a temporary file).
  * A job that runs in workers goes to its platform's loader (started at the
- * platform's first job, with up to `jobs` workers); others are children of
- * their own that load their platform themselves. With po->dir, the child
- * also writes the job's Paje trace into po->dir. Returns 0, or 1 or 2 when
- * the loader could not start (printed). */
-int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt_t *po, int jobs);
+ * platform's first job, with up to o->jobs workers); others are children of
+ * their own that load their platform themselves. With o->paje.dir, the
+ * child also writes the job's Paje trace there. Returns 0, 1 or -1 (the
+ * loader could not load the platform, and printed why). */
+int cli_run_start_job(job_t *js, int k, variant_t *vs, const run_opts_t *o, err_t *e);
 
-/* Waits for job j; returns 0, 1 (crash) or 2 (user error from the child).
- * The platform's loader stops after its last job. */
-int cli_run_finish_job(job_t *j, variant_t *vs);
+/* Waits for job j and reads its results back. Returns 0, 1 (it crashed,
+ * printed) or -1 with the child's message in e. The platform's loader
+ * stops after its last job. */
+int cli_run_finish_job(job_t *j, variant_t *vs, err_t *e);
 
 /* Waits for job j after an error, its result unread. */
 void cli_run_reap_job(job_t *j, variant_t *vs);
 
-/* Runs every combination of the scenario file path (or those of slice
- * `slice` of `nslices`; slice < 0: all) and writes the CSV and resolved
- * configuration (or the part file) to out_opt or results/. argc/argv: the
- * command line, recorded in the outputs. Returns 0, 1 (crash) or ERR_EXIT
- * with the message printed. */
-int cli_run_scenario_file(const char *path, const char *out_opt, const char **sets, int nsets,
-                          int trace, const paje_opt_t *po, int jobs, int quiet, int slice,
-                          int nslices, int argc, char **argv);
+/* Runs every combination of the scenario file path (or those of o's slice)
+ * and writes the CSV and resolved configuration (or the part file) to o->out
+ * or results/. Returns 0, 1 or -1 with e. */
+int cli_run_scenario_file(const char *path, const run_opts_t *o, err_t *e);
 
 #endif

@@ -8,10 +8,12 @@
 #include "cli_run_internal.h"
 
 #include "child.h"
+#include "cli.h"
 #include "err.h"
 #include "run.h"
 #include "simulated.h"
 #include "strategy.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -28,10 +30,7 @@ typedef struct {
     char msg[1024];
 } wire_t;
 
-/* Computes p's node latency matrix once, in a child (SimGrid allows one
- * engine per process), so that every simulation of p skips the route
- * look-ups. Returns 0, 1 (crash) or 2 (broken routes, message printed). */
-int cli_run_fetch_routes(platform_t *p)
+int cli_run_fetch_routes(platform_t *p, err_t *e)
 {
     size_t n = (size_t)p->nnodes * (size_t)p->nnodes;
     FILE *f = tmpfile();
@@ -46,24 +45,25 @@ int cli_run_fetch_routes(platform_t *p)
         return 1;
     }
     if (pid == 0) {
-        err_t e = {{0}};
-        if (sim_run(p, "numasim", 0, NULL, &e) < 0) {
-            fprintf(stderr, "%s\n", e.msg);
-            _exit(2);
+        if (sim_run(p, "numasim", 0, NULL, e) < 0) {
+            fprintf(stderr, "%s\n", e->msg);
+            _exit(ERR_EXIT);
         }
         _exit(fwrite(p->node_lat, sizeof *p->node_lat, n, f) == n && fflush(f) == 0 ? 0 : 1);
     }
     int st = child_wait(pid);
     int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 1;
     if (rc == 0) {
-        p->node_lat = malloc(sizeof *p->node_lat * n);
+        p->node_lat = xmalloc(sizeof *p->node_lat * n);
         rewind(f);
-        if (!p->node_lat || fread(p->node_lat, sizeof *p->node_lat, n, f) != n) {
+        if (fread(p->node_lat, sizeof *p->node_lat, n, f) != n) {
             free(p->node_lat);
             p->node_lat = NULL;
             rc = 1;
         }
-    } else if (rc != 2) {
+    } else if (rc == ERR_EXIT) {
+        rc = cli_err_printed(e);
+    } else {
         fprintf(stderr, "numasim: internal error: loading %s failed\n", p->path);
         rc = 1;
     }
@@ -87,11 +87,13 @@ static void paje_name(char *buf, size_t size, const paje_opt_t *po, const job_t 
 
 /* Runs job j in this process, its results into j->out, which it closes;
  * returns the exit code (0 when they are written). last: this process
- * exits after it. With po->dir, SimGrid writes the trace to a temporary
- * name, renamed once the simulation returned: a trace under its final name
- * is complete. */
-static int run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po, int last)
+ * exits after it. With a --paje directory, SimGrid writes the trace to a
+ * temporary name, renamed once the simulation returned: a trace under its
+ * final name is complete. */
+static int run_job(job_t *j, variant_t *vs, const run_opts_t *o, int last)
 {
+    const paje_opt_t *po = &o->paje;
+    int trace = o->trace;
     variant_t *v = &vs[j->v];
     run_t r;
     memset(&r, 0, sizeof r);
@@ -101,8 +103,8 @@ static int run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po, int
     r.cache = v->s->caches[j->cache];
     r.seed = v->s->seed + (unsigned long)j->seedi;
     r.trace = trace;
-    r.host = cli_run_host;
-    r.native = cli_run_native;
+    r.host = o->host;
+    r.native = o->native;
     if (trace)
         fprintf(stderr, "== trace: %s, %s, %s, %s, seed %lu\n", v->s->name, r.p->name,
                 strategy_name(r.strategy), cache_state_name(r.cache), r.seed);
@@ -150,8 +152,7 @@ static int run_job(job_t *j, variant_t *vs, int trace, const paje_opt_t *po, int
 typedef struct {
     job_t *js;
     variant_t *vs;
-    int trace;
-    const paje_opt_t *po;
+    const run_opts_t *o;
 } jobs_ctx_t;
 
 static int loader_body(int k, int fd, int last, void *ctx)
@@ -163,15 +164,15 @@ static int loader_body(int k, int fd, int last, void *ctx)
         close(fd);
         return 1;
     }
-    return run_job(j, x->vs, x->trace, x->po, last);
+    return run_job(j, x->vs, x->o, last);
 }
 
-int cli_run_in_workers(const paje_opt_t *po)
+int cli_run_in_workers(const run_opts_t *o)
 {
-    return !po->dir && !cli_run_host;
+    return !o->paje.dir && !o->host;
 }
 
-int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt_t *po, int jobs)
+int cli_run_start_job(job_t *js, int k, variant_t *vs, const run_opts_t *o, err_t *e)
 {
     job_t *j = &js[k];
     variant_t *v = &vs[j->v];
@@ -181,14 +182,14 @@ int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt
         exit(1);
     }
     j->k = k;
-    if (cli_run_in_workers(po)) {
+    if (cli_run_in_workers(o)) {
         if (!v->loaders[j->plat]) {
             static jobs_ctx_t x; /* the loader's copy of this process holds it */
-            x = (jobs_ctx_t){js, vs, trace, po};
+            x = (jobs_ctx_t){js, vs, o};
             int rc;
-            v->loaders[j->plat] = loader_start(v->plats[j->plat], jobs, loader_body, &x, &rc);
+            v->loaders[j->plat] = loader_start(v->plats[j->plat], o->jobs, loader_body, &x, &rc);
             if (!v->loaders[j->plat])
-                return rc;
+                return rc == ERR_EXIT ? cli_err_printed(e) : 1;
         }
         j->loader = v->loaders[j->plat];
         j->pid = loader_submit(j->loader, k, fileno(j->out)); /* 0, or -1 */
@@ -196,7 +197,7 @@ int cli_run_start_job(job_t *js, int k, variant_t *vs, int trace, const paje_opt
     }
     j->pid = child_fork();
     if (j->pid == 0)
-        _exit(run_job(j, vs, trace, po, 1));
+        _exit(run_job(j, vs, o, 1));
     return 0;
 }
 
@@ -218,8 +219,7 @@ void cli_run_reap_job(job_t *j, variant_t *vs)
     wait_job(j, vs);
 }
 
-/* Waits for job j; returns 0, 1 (crash) or 2 (user error from the child). */
-int cli_run_finish_job(job_t *j, variant_t *vs)
+int cli_run_finish_job(job_t *j, variant_t *vs, err_t *e)
 {
     int st = wait_job(j, vs);
     const variant_t *v = &vs[j->v];
@@ -233,14 +233,12 @@ int cli_run_finish_job(job_t *j, variant_t *vs)
         return 1;
     }
     if (w.rc != 0) {
-        fprintf(stderr, "%s\n", w.msg);
         fclose(j->out);
-        return 2;
+        return err_set(e, NULL, 0, "%s", w.msg);
     }
     j->ncalls = w.ncalls;
-    j->cycles = malloc(sizeof *j->cycles * (size_t)(w.ncalls ? w.ncalls : 1));
-    if (!j->cycles ||
-        fread(j->cycles, sizeof *j->cycles, (size_t)w.ncalls, j->out) != (size_t)w.ncalls) {
+    j->cycles = xmalloc(sizeof *j->cycles * (size_t)w.ncalls);
+    if (fread(j->cycles, sizeof *j->cycles, (size_t)w.ncalls, j->out) != (size_t)w.ncalls) {
         fprintf(stderr, "numasim: internal error: short result from a simulation\n");
         fclose(j->out);
         return 1;

@@ -6,12 +6,14 @@
 #include "cli_run_internal.h"
 
 #include "child.h"
+#include "cli.h"
 #include "err.h"
 #include "part.h"
 #include "outfile.h"
 #include "run.h"
 #include "simulated.h"
 #include "strategy.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,23 +30,20 @@ static char *resolved_head(const variant_t *v)
 {
     char *buf = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        abort();
+    FILE *f = xcheck(open_memstream(&buf, &len));
     fprintf(f, "; numasim %s: resolved configuration of scenario '%s' (%s)", NUMASIM_VERSION,
             v[0].s->name, v[0].s->path);
     fclose(f);
     return buf;
 }
 
-/* The resolved configuration after its command line; the caller frees it. */
-static char *resolved_body(const variant_t *v, int nv)
+/* The resolved configuration after its command line; the caller frees it.
+ * host: the host of --native, or NULL. */
+static char *resolved_body(const variant_t *v, int nv, host_t *host)
 {
     char *buf = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        abort();
+    FILE *f = xcheck(open_memstream(&buf, &len));
     const scenario_t *s = v[0].s;
     fprintf(f, "; platform paths are relative to the directory numasim ran in\n");
     char section[64] = "";
@@ -67,11 +66,11 @@ static char *resolved_body(const variant_t *v, int nv)
     }
     for (int k = 0; k < nv && v[k].sweep_value; k++)
         fprintf(f, "; sweep %s = %s\n", s->sweep_key, v[k].sweep_value);
-    if (cli_run_host) {
+    if (host) {
         fprintf(
             f,
             "\n; run natively on this host (numasim run --native), not on the platforms above:\n");
-        host_describe(cli_run_host, f);
+        host_describe(host, f);
         fclose(f);
         return buf;
     }
@@ -94,9 +93,7 @@ static char *slice_command(int argc, char **argv)
     static const char *const drop[] = {"slice", "output", "jobs"};
     char *buf = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        abort();
+    FILE *f = xcheck(open_memstream(&buf, &len));
     int first = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -153,17 +150,16 @@ static void progress(int quiet, int done, int total, const char *name)
 }
 
 /* Fills pt's header, groups and (empty) combinations from the jobs. */
-static void fill_part(part_t *pt, const variant_t *vs, int nv, const job_t *js, int njobs)
+static void fill_part(part_t *pt, const variant_t *vs, int nv, const job_t *js, int njobs,
+                      host_t *host)
 {
     const scenario_t *base = vs[0].s;
     snprintf(pt->version, sizeof pt->version, "%s", NUMASIM_VERSION);
     snprintf(pt->scenario, sizeof pt->scenario, "%s", base->name);
     snprintf(pt->sweep_key, sizeof pt->sweep_key, "%s", base->sweep_key ? base->sweep_key : "");
     pt->ncombos = njobs;
-    pt->combos = calloc((size_t)(njobs ? njobs : 1), sizeof *pt->combos);
-    pt->groups = calloc((size_t)(njobs ? njobs : 1), sizeof *pt->groups);
-    if (!pt->combos || !pt->groups)
-        abort();
+    pt->combos = xcalloc((size_t)(njobs ? njobs : 1), sizeof *pt->combos);
+    pt->groups = xcalloc((size_t)(njobs ? njobs : 1), sizeof *pt->groups);
     for (int a = 0; a < njobs;) {
         const job_t *j = &js[a];
         const variant_t *v = &vs[j->v];
@@ -185,7 +181,7 @@ static void fill_part(part_t *pt, const variant_t *vs, int nv, const job_t *js, 
         a = b;
     }
     pt->head = resolved_head(vs);
-    pt->body = resolved_body(vs, nv);
+    pt->body = resolved_body(vs, nv, host);
 }
 
 /* Whether job j goes to the loader of every job in slot[0 .. n). */
@@ -202,9 +198,7 @@ static void write_resolved(const part_t *pt, FILE *conf, int argc, char **argv)
 {
     char *cmd = NULL;
     size_t cmdlen = 0;
-    FILE *cf = open_memstream(&cmd, &cmdlen);
-    if (!cf)
-        abort();
+    FILE *cf = xcheck(open_memstream(&cmd, &cmdlen));
     for (int i = 0; i < argc; i++)
         fprintf(cf, "%s%s", i ? " " : "", argv[i]);
     fclose(cf);
@@ -212,83 +206,97 @@ static void write_resolved(const part_t *pt, FILE *conf, int argc, char **argv)
     free(cmd);
 }
 
-int cli_run_scenario_file(const char *path, const char *out_opt, const char **sets, int nsets,
-                          int trace, const paje_opt_t *po, int jobs, int quiet, int slice,
-                          int nslices, int argc, char **argv)
+/* One scenario file's run: its variants (one per sweep value), its jobs
+ * and its outputs. */
+typedef struct {
+    const run_opts_t *o;
+    const char *path;
+    scenario_t *base;
+    int nv;
+    variant_t *vs;      /* [nv] */
+    const char **vsets; /* o->sets, then a sweep value's --set */
+    char **owned;       /* [nv]: the sweep values' --set */
+    job_t *js;          /* [njobs]: every combination, in output order */
+    int njobs, nmine;   /* nmine: those of this slice */
+    part_t pt;
+    char out[4096], conf_path[4200];
+    FILE *csv, *conf; /* the open outputs, or NULL */
+    int conf_synced;  /* conf is written and synced */
+} scen_t;
+
+/* Reads and checks the platforms of variant v (the host of --native stands
+ * in for them all) and, for a plain run with traces, fetches their routes
+ * (else a loader does it). Returns 0, 1 or -1 with e. */
+static int load_platforms(scen_t *S, variant_t *v, err_t *e)
 {
-    err_t e = {{0}};
-    int rc = 0, sliced = slice >= 0; /* slice < 0: a plain run */
-    scenario_t *base = scenario_load(path, sets, nsets, &e);
-    if (!base) {
-        fprintf(stderr, "%s\n", e.msg);
-        return ERR_EXIT;
+    const run_opts_t *o = S->o;
+    scenario_t *s = v->s;
+    v->plats = xcalloc((size_t)s->nplatforms, sizeof *v->plats);
+    v->loaders = xcalloc((size_t)s->nplatforms, sizeof *v->loaders);
+    v->left = xcalloc((size_t)s->nplatforms, sizeof *v->left);
+    if (o->host) {
+        v->plats[0] = host_platform(o->host);
+        return run_check(s, v->plats[0], e) < 0 ? -1 : 0;
     }
-    int nv = base->sweep_key ? base->nsweep : 1;
-    variant_t *vs = calloc((size_t)nv, sizeof *vs);
-    const char **vsets = malloc(sizeof *vsets * (size_t)(nsets + 1));
-    char **owned = calloc((size_t)nv, sizeof *owned);
-    if (!vs || !vsets || !owned)
-        abort();
-    for (int i = 0; i < nsets; i++)
-        vsets[i] = sets[i];
-    for (int k = 0; k < nv && rc == 0; k++) {
+    for (int i = 0; i < s->nplatforms; i++) {
+        v->plats[i] = platform_read(s->platforms[i], s->platform_sets, s->nplatform_sets, e);
+        if (!v->plats[i] || run_check(s, v->plats[i], e) < 0)
+            return -1;
+        int rc = o->slice < 0 && o->paje.dir ? cli_run_fetch_routes(v->plats[i], e) : 0;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Loads the scenario once per sweep value (once when it has no sweep), and
+ * each one's platforms. Returns 0, 1 or -1 with e. */
+static int load_variants(scen_t *S, err_t *e)
+{
+    const run_opts_t *o = S->o;
+    const scenario_t *base = S->base;
+    S->nv = base->sweep_key ? base->nsweep : 1;
+    S->vs = xcalloc((size_t)S->nv, sizeof *S->vs);
+    S->vsets = xmalloc(sizeof *S->vsets * (size_t)(o->nsets + 1));
+    S->owned = xcalloc((size_t)S->nv, sizeof *S->owned);
+    for (int i = 0; i < o->nsets; i++)
+        S->vsets[i] = o->sets[i];
+    for (int k = 0; k < S->nv; k++) {
+        variant_t *v = &S->vs[k];
+        v->s = S->base;
         if (base->sweep_key) {
             size_t len = strlen(base->sweep_key) + strlen(base->sweep_values[k]) + 2;
-            owned[k] = malloc(len);
-            snprintf(owned[k], len, "%s=%s", base->sweep_key, base->sweep_values[k]);
-            vsets[nsets] = owned[k];
-            vs[k].s = scenario_load(path, vsets, nsets + 1, &e);
-            vs[k].sweep_value = base->sweep_values[k];
-        } else {
-            vs[k].s = base;
+            S->owned[k] = xmalloc(len);
+            snprintf(S->owned[k], len, "%s=%s", base->sweep_key, base->sweep_values[k]);
+            S->vsets[o->nsets] = S->owned[k];
+            v->s = scenario_load(S->path, S->vsets, o->nsets + 1, e);
+            v->sweep_value = base->sweep_values[k];
         }
-        if (!vs[k].s) {
-            fprintf(stderr, "%s (sweep value %s)\n", e.msg, base->sweep_values[k]);
-            rc = ERR_EXIT;
-            break;
+        if (!v->s) {
+            err_t why = *e;
+            return err_set(e, NULL, 0, "%s (sweep value %s)", why.msg, base->sweep_values[k]);
         }
-        scenario_t *s = vs[k].s;
-        vs[k].plats = calloc((size_t)s->nplatforms, sizeof *vs[k].plats);
-        vs[k].loaders = calloc((size_t)s->nplatforms, sizeof *vs[k].loaders);
-        vs[k].left = calloc((size_t)s->nplatforms, sizeof *vs[k].left);
-        if (!vs[k].plats || !vs[k].loaders || !vs[k].left)
-            abort();
-        if (cli_run_host) { /* the host stands in for every platform, once */
-            vs[k].plats[0] = host_platform(cli_run_host);
-            if (run_check(s, vs[k].plats[0], &e) < 0) {
-                fprintf(stderr, "%s\n", e.msg);
-                rc = ERR_EXIT;
-            }
-            continue;
-        }
-        for (int i = 0; i < s->nplatforms && rc == 0; i++) {
-            vs[k].plats[i] =
-                platform_read(s->platforms[i], s->platform_sets, s->nplatform_sets, &e);
-            if (!vs[k].plats[i] || run_check(s, vs[k].plats[i], &e) < 0) {
-                fprintf(stderr, "%s\n", e.msg);
-                rc = ERR_EXIT;
-            } else if (!sliced && po->dir) { /* else the platform's loader does it */
-                rc = cli_run_fetch_routes(vs[k].plats[i]);
-            }
-        }
+        int rc = load_platforms(S, v, e);
+        if (rc)
+            return rc;
     }
+    return 0;
+}
 
-    /* All combinations, in output order. */
-    int njobs = 0;
-    job_t *js = NULL;
-    for (int k = 0; k < nv && rc == 0; k++) {
-        scenario_t *s = vs[k].s;
-        int nplat = cli_run_host ? 1 : s->nplatforms;
+/* Lists every combination, in output order. */
+static void list_jobs(scen_t *S)
+{
+    for (int k = 0; k < S->nv; k++) {
+        const scenario_t *s = S->vs[k].s;
+        int nplat = S->o->host ? 1 : s->nplatforms;
         int n = nplat * s->nstrategies * s->ncaches * s->seeds;
-        js = realloc(js, sizeof *js * (size_t)(njobs + n));
-        if (!js)
-            abort();
-        g_jobs = js;
+        S->js = xrealloc(S->js, sizeof *S->js * (size_t)(S->njobs + n));
+        g_jobs = S->js;
         for (int pi = 0; pi < nplat; pi++)
             for (int si = 0; si < s->nstrategies; si++)
                 for (int ci = 0; ci < s->ncaches; ci++)
                     for (int di = 0; di < s->seeds; di++) {
-                        job_t *j = &js[njobs++];
+                        job_t *j = &S->js[S->njobs++];
                         memset(j, 0, sizeof *j);
                         j->v = k;
                         j->plat = pi;
@@ -297,170 +305,229 @@ int cli_run_scenario_file(const char *path, const char *out_opt, const char **se
                         j->seedi = di;
                     }
     }
-    part_t pt;
-    memset(&pt, 0, sizeof pt);
-    pt.slice = sliced ? slice : 0;
-    pt.nslices = nslices;
-    if (rc == 0) {
-        fill_part(&pt, vs, nv, js, njobs);
-        if (sliced) {
-            pt.command = slice_command(argc, argv);
-            if (hash_part(&pt, vs, nv, &e) < 0) {
-                fprintf(stderr, "%s\n", e.msg);
-                rc = ERR_EXIT;
-            }
-        }
-    }
-    /* A slice loads only the routes of the platforms it simulates. */
-    for (int a = 0; a < njobs && rc == 0 && sliced; a++) {
-        platform_t *p = vs[js[a].v].plats[js[a].plat];
-        if (part_slice_of(a, nslices) == slice && !p->node_lat && po->dir)
-            rc = cli_run_fetch_routes(p);
-    }
+}
 
-    char out[4096];
-    if (out_opt)
-        snprintf(out, sizeof out, "%s", out_opt);
-    else if (sliced)
-        snprintf(out, sizeof out, "results/%s.part-%d-of-%d", base->name, slice, nslices);
+/* Fills the part (the results' header); a slice also gets its command and
+ * hash, and the routes of the platforms it simulates. Returns 0, 1 or -1
+ * with e. */
+static int prepare_part(scen_t *S, err_t *e)
+{
+    const run_opts_t *o = S->o;
+    fill_part(&S->pt, S->vs, S->nv, S->js, S->njobs, o->host);
+    if (o->slice < 0)
+        return 0;
+    S->pt.command = slice_command(o->argc, o->argv);
+    if (hash_part(&S->pt, S->vs, S->nv, e) < 0)
+        return -1;
+    for (int a = 0; a < S->njobs; a++) {
+        platform_t *p = S->vs[S->js[a].v].plats[S->js[a].plat];
+        int rc = part_slice_of(a, o->nslices) == o->slice && !p->node_lat && o->paje.dir
+                     ? cli_run_fetch_routes(p, e)
+                     : 0;
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Opens the CSV (or the part file) and the resolved configuration, under
+ * temporary names (outfile.h). Returns 0, or -1 with e. */
+static int open_outputs(scen_t *S, err_t *e)
+{
+    const run_opts_t *o = S->o;
+    const char *name = S->base->name;
+    if (o->out)
+        snprintf(S->out, sizeof S->out, "%s", o->out);
+    else if (o->slice >= 0)
+        snprintf(S->out, sizeof S->out, "results/%s.part-%d-of-%d", name, o->slice, o->nslices);
     else
-        snprintf(out, sizeof out, "results/%s%s.csv", base->name, cli_run_host ? "-host" : "");
-    FILE *csv = NULL, *conf = NULL;
-    char conf_path[4200];
-    snprintf(conf_path, sizeof conf_path, "%.*s.resolved.ini",
-             (int)(strlen(out) > 4 && !strcmp(out + strlen(out) - 4, ".csv") ? strlen(out) - 4
-                                                                             : strlen(out)),
-             out);
-    if (rc == 0 && (outfile_ensure_dir(out, &e) < 0 || !(csv = outfile_open(out, &e)) ||
-                    (!sliced && !(conf = outfile_open(conf_path, &e))))) {
-        fprintf(stderr, "%s\n", e.msg);
-        rc = ERR_EXIT;
-    }
+        snprintf(S->out, sizeof S->out, "results/%s%s.csv", name, o->host ? "-host" : "");
+    size_t n = strlen(S->out);
+    snprintf(S->conf_path, sizeof S->conf_path, "%.*s.resolved.ini",
+             (int)(n > 4 && !strcmp(S->out + n - 4, ".csv") ? n - 4 : n), S->out);
+    if (outfile_ensure_dir(S->out, e) < 0 || !(S->csv = outfile_open(S->out, e)) ||
+        (o->slice < 0 && !(S->conf = outfile_open(S->conf_path, e))))
+        return -1;
+    return 0;
+}
 
-    /* The combinations of this slice (all of them for a plain run). */
-    int nmine = 0;
-    int *mine = malloc(sizeof *mine * (size_t)(njobs ? njobs : 1));
-    if (!mine)
-        abort();
-    for (int a = 0; a < njobs; a++)
-        if (!sliced || part_slice_of(a, nslices) == slice) {
-            mine[nmine++] = a;
-            vs[js[a].v].left[js[a].plat]++;
+/* The jobs of this slice (all of them for a plain run) into mine[];
+ * returns how many, and counts them in their platforms' `left`. */
+static int my_jobs(scen_t *S, int *mine)
+{
+    int n = 0;
+    for (int a = 0; a < S->njobs; a++)
+        if (S->o->slice < 0 || part_slice_of(a, S->o->nslices) == S->o->slice) {
+            mine[n++] = a;
+            S->vs[S->js[a].v].left[S->js[a].plat]++;
         }
-    /* With workers, two jobs per worker in flight: one runs, one waits in
-     * its pipe (loader.h). Beyond --jobs, only jobs of the platform whose
-     * jobs are in flight: another loader's workers would run beside its. */
-    int depth = cli_run_in_workers(po) && sim_run_again_ok() ? 2 * jobs : jobs;
-    int next = 0, done = 0, running = 0, conf_synced = 0;
-    int *slot = calloc((size_t)(depth > 0 ? depth : 1), sizeof *slot);
-    while (rc == 0 && done < nmine) {
-        while (rc == 0 && running < depth && next < nmine &&
-               (running < jobs || same_loader(&js[mine[next]], js, slot, running))) {
-            rc = cli_run_start_job(js, mine[next], vs, trace, po, jobs);
+    return n;
+}
+
+/* Runs the jobs of mine[0 .. S->nmine) up to --jobs at a time, finishing
+ * them in start order (keeps stderr, the traces, in a stable order). With
+ * workers, two jobs per worker are in flight: one runs, one waits in its
+ * pipe (loader.h). Beyond --jobs, only jobs of the platform whose jobs are
+ * in flight: another loader's workers would run beside its. The resolved
+ * configuration, known before any result, is written and synced while the
+ * first jobs run. Returns 0, 1 or -1 with e; after an error, the jobs in
+ * flight are reaped and every loader stopped. */
+static int run_jobs(scen_t *S, const int *mine, err_t *e)
+{
+    const run_opts_t *o = S->o;
+    int jobs = o->jobs;
+    int depth = cli_run_in_workers(o) && sim_run_again_ok() ? 2 * jobs : jobs;
+    int next = 0, done = 0, running = 0, rc = 0;
+    int *slot = xcalloc((size_t)(depth > 0 ? depth : 1), sizeof *slot);
+    while (rc == 0 && done < S->nmine) {
+        while (rc == 0 && running < depth && next < S->nmine &&
+               (running < jobs || same_loader(&S->js[mine[next]], S->js, slot, running))) {
+            rc = cli_run_start_job(S->js, mine[next], S->vs, o, e);
             if (rc == 0)
                 slot[running++] = mine[next++];
         }
         if (rc)
             break;
-        if (conf && !conf_synced) { /* known before any result: synced while the jobs run */
-            conf_synced = 1;
-            write_resolved(&pt, conf, argc, argv);
-            if (outfile_sync(conf, conf_path, &e) < 0) {
-                fprintf(stderr, "%s\n", e.msg);
-                rc = ERR_EXIT;
+        if (S->conf && !S->conf_synced) {
+            S->conf_synced = 1;
+            write_resolved(&S->pt, S->conf, o->argc, o->argv);
+            if (outfile_sync(S->conf, S->conf_path, e) < 0) {
+                rc = -1;
                 break;
             }
         }
-        /* Finish in start order: keeps stderr (traces) in a stable order. */
-        int jr = cli_run_finish_job(&js[slot[0]], vs);
+        rc = cli_run_finish_job(&S->js[slot[0]], S->vs, e);
         memmove(slot, slot + 1, sizeof *slot * (size_t)(running - 1));
         running--;
         done++;
-        progress(quiet, done, nmine, base->name);
-        if (jr)
-            rc = jr;
+        progress(o->quiet, done, S->nmine, S->base->name);
     }
-    while (running > 0) /* after an error: reap the rest */
-        cli_run_reap_job(&js[slot[--running]], vs);
-    for (int k = 0; k < nv; k++) /* after an error: loaders of jobs never started */
-        for (int i = 0; vs[k].s && i < vs[k].s->nplatforms; i++)
-            loader_stop(vs[k].loaders ? vs[k].loaders[i] : NULL);
+    while (running > 0)
+        cli_run_reap_job(&S->js[slot[--running]], S->vs);
+    for (int k = 0; k < S->nv; k++) /* loaders of jobs never started */
+        for (int i = 0; i < S->vs[k].s->nplatforms; i++)
+            loader_stop(S->vs[k].loaders[i]);
     free(slot);
-    free(mine);
-    for (int a = 0; a < njobs && rc == 0; a++) {
-        part_combo_t *c = &pt.combos[a];
-        c->ncalls = js[a].ok ? js[a].ncalls : -1;
-        c->cycles = js[a].cycles;
-        js[a].cycles = NULL;
-        c->violations = js[a].violations;
-        c->oopses = js[a].oopses;
-        c->bugs = js[a].bugs;
-        c->uaf = js[a].uaf;
-        c->accesses = js[a].accesses;
-        c->sim_cycles = js[a].sim_cycles;
-        c->anatomy = js[a].anatomy;
-    }
+    return rc;
+}
 
-    if (rc == 0 && sliced) {
-        FILE *f = csv;
-        csv = NULL;
-        if (part_write(f, &pt) < 0 || outfile_commit(f, out, &e) < 0) {
-            if (!*e.msg)
-                err_set(&e, out, 0, "cannot write");
-            fprintf(stderr, "%s\n", e.msg);
-            rc = ERR_EXIT;
-        } else if (!quiet) {
-            printf("%s: slice %d/%d, %d of %d combinations -> %s\n", base->name, slice, nslices,
-                   nmine, njobs, out);
-        }
-    } else if (rc == 0) {
-        if (!quiet)
-            printf("%s (%s):\n%-8s %-14s %-5s %12s %10s %10s %7s%s%s\n", base->name, out,
-                   "platform", "strategy", "cache", "mean_cycles", "p95", "violations", "oopses",
-                   base->sweep_key ? "  " : "", base->sweep_key ? base->sweep_key : "");
-        part_write_rows(&pt, csv, quiet ? NULL : stdout);
-        if (!conf_synced)
-            write_resolved(&pt, conf, argc, argv);
-        /* The configuration first, the CSV last: a CSV under its final name
-         * always has its configuration beside it. */
-        FILE *c = conf;
-        conf = NULL;
-        if (outfile_commit(c, conf_path, &e) < 0) {
-            fprintf(stderr, "%s\n", e.msg);
-            rc = ERR_EXIT;
-        } else {
-            FILE *f = csv;
-            csv = NULL;
-            if (outfile_commit(f, out, &e) < 0) {
-                fprintf(stderr, "%s\n", e.msg);
-                unlink(conf_path);
-                rc = ERR_EXIT;
-            }
-        }
+/* Moves the jobs' results into the part's combinations. */
+static void collect(scen_t *S)
+{
+    for (int a = 0; a < S->njobs; a++) {
+        job_t *j = &S->js[a];
+        part_combo_t *c = &S->pt.combos[a];
+        c->ncalls = j->ok ? j->ncalls : -1;
+        c->cycles = j->cycles;
+        j->cycles = NULL;
+        c->violations = j->violations;
+        c->oopses = j->oopses;
+        c->bugs = j->bugs;
+        c->uaf = j->uaf;
+        c->accesses = j->accesses;
+        c->sim_cycles = j->sim_cycles;
+        c->anatomy = j->anatomy;
     }
-    if (csv)
-        outfile_abort(csv, out);
-    if (conf)
-        outfile_abort(conf, conf_path);
+}
+
+/* A slice's output: the part file. Returns 0, or -1 with e. */
+static int write_slice(scen_t *S, err_t *e)
+{
+    FILE *f = S->csv;
+    S->csv = NULL;
+    e->msg[0] = '\0';
+    if (part_write(f, &S->pt) < 0 || outfile_commit(f, S->out, e) < 0) {
+        if (!*e->msg)
+            err_set(e, S->out, 0, "cannot write");
+        return -1;
+    }
+    if (!S->o->quiet)
+        printf("%s: slice %d/%d, %d of %d combinations -> %s\n", S->base->name, S->o->slice,
+               S->o->nslices, S->nmine, S->njobs, S->out);
+    return 0;
+}
+
+/* A plain run's outputs: the table on standard output, then the resolved
+ * configuration and the CSV, committed in this order: a CSV under its final
+ * name always has its configuration beside it. Returns 0, or -1 with e. */
+static int write_csv(scen_t *S, err_t *e)
+{
+    const run_opts_t *o = S->o;
+    const scenario_t *base = S->base;
+    if (!o->quiet)
+        printf("%s (%s):\n%-8s %-14s %-5s %12s %10s %10s %7s%s%s\n", base->name, S->out, "platform",
+               "strategy", "cache", "mean_cycles", "p95", "violations", "oopses",
+               base->sweep_key ? "  " : "", base->sweep_key ? base->sweep_key : "");
+    part_write_rows(&S->pt, S->csv, o->quiet ? NULL : stdout);
+    if (!S->conf_synced)
+        write_resolved(&S->pt, S->conf, o->argc, o->argv);
+    FILE *c = S->conf;
+    S->conf = NULL;
+    if (outfile_commit(c, S->conf_path, e) < 0)
+        return -1;
+    FILE *f = S->csv;
+    S->csv = NULL;
+    if (outfile_commit(f, S->out, e) < 0) {
+        unlink(S->conf_path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Removes the outputs not committed, waits for the loaders and frees S. */
+static void scen_free(scen_t *S)
+{
+    if (S->csv)
+        outfile_abort(S->csv, S->out);
+    if (S->conf)
+        outfile_abort(S->conf, S->conf_path);
     loader_reap(); /* the loaders closed as their last jobs ended */
-    for (int i = 0; i < njobs; i++)
-        free(js[i].cycles);
-    part_release(&pt);
-    free(js);
-    for (int k = 0; k < nv; k++) {
-        if (vs[k].plats && !cli_run_host)
-            for (int i = 0; i < vs[k].s->nplatforms; i++)
-                platform_free(vs[k].plats[i]);
-        free(vs[k].plats);
-        free(vs[k].loaders);
-        free(vs[k].left);
-        if (vs[k].s && vs[k].s != base)
-            scenario_free(vs[k].s);
-        free(owned[k]);
+    for (int i = 0; i < S->njobs; i++)
+        free(S->js[i].cycles);
+    part_release(&S->pt);
+    free(S->js);
+    for (int k = 0; k < S->nv; k++) {
+        variant_t *v = &S->vs[k];
+        if (v->plats && !S->o->host)
+            for (int i = 0; i < v->s->nplatforms; i++)
+                platform_free(v->plats[i]);
+        free(v->plats);
+        free(v->loaders);
+        free(v->left);
+        if (v->s && v->s != S->base)
+            scenario_free(v->s);
+        free(S->owned[k]);
     }
-    free(owned);
-    free(vs);
-    free(vsets);
-    scenario_free(base);
+    free(S->owned);
+    free(S->vs);
+    free(S->vsets);
+    scenario_free(S->base);
+}
+
+int cli_run_scenario_file(const char *path, const run_opts_t *o, err_t *e)
+{
+    scen_t S = {.o = o, .path = path};
+    S.pt.slice = o->slice >= 0 ? o->slice : 0;
+    S.pt.nslices = o->nslices;
+    if (!(S.base = scenario_load(path, o->sets, o->nsets, e)))
+        return -1;
+    int rc = load_variants(&S, e);
+    if (rc == 0) {
+        list_jobs(&S);
+        rc = prepare_part(&S, e);
+    }
+    if (rc == 0)
+        rc = open_outputs(&S, e);
+    int *mine = xmalloc(sizeof *mine * (size_t)(S.njobs ? S.njobs : 1));
+    if (rc == 0) {
+        S.nmine = my_jobs(&S, mine);
+        rc = run_jobs(&S, mine, e);
+    }
+    free(mine);
+    if (rc == 0) {
+        collect(&S);
+        rc = o->slice >= 0 ? write_slice(&S, e) : write_csv(&S, e);
+    }
+    scen_free(&S);
     return rc;
 }
