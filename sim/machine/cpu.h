@@ -3,9 +3,11 @@
  * time only through these functions, so the same code runs on two machines
  * (dispatched at run time, see machine_backend.h):
  *
- *   simulated  (machine/simgrid/simulated.c) CPUs are SimGrid actors; each access
- *              pays what the coherence model (mem.c) says; every CPU keeps
- *              its own cycle counter and CPUs run in (cycle, CPU id) order;
+ *   simulated  (machine/simgrid/) CPUs are coroutines of one SimGrid actor
+ *              (one actor each under the reference scheduler); each access
+ *              pays what the memory system (machine/memory/) says; every
+ *              CPU keeps its own cycle counter and CPUs run in (cycle, CPU
+ *              id) order;
  *   native     (machine/native/native.c) CPUs are pinned threads of this host;
  *              accesses are real atomics on real memory; time is the TSC.
  *

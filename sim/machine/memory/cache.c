@@ -8,7 +8,7 @@
  * one (true LRU). Sets are allocated on first use: a 4096-CPU machine with
  * 6 MB caches per CPU uses a few dozen of each CPU's 2,048 L3 sets. So an
  * instance finds its sets in a small hash table by set index (a dense array
- * of set pointers was 64 MiB at 4096 CPUs, mostly zero, and its pages were
+ * of set pointers would be 64 MiB at 4096 CPUs, mostly zero, and its pages
  * most of a run's page faults), and the sets are slices of a per-level
  * arena: a run's start neither zeroes nor mallocs what it will not touch.
  * Below a path's first level, a set starts short and grows as lines come

@@ -273,7 +273,7 @@ static int new_entry(order_t *o)
  * store visit only the CPUs that hold its line or have a queue. Each bitset
  * over CPUs has a summary of its non-zero words, so that a store walks the
  * words that have a CPU in them, not CPUs / 64 words (at 4096 CPUs that
- * walk was most of a run's instructions). */
+ * walk would be most of a run's instructions). */
 
 static void sum_set(uint64_t *sum, int w)
 {

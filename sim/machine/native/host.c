@@ -1,6 +1,7 @@
 /* host: the machine numasim runs on, read with hwloc (see host.h). */
 #define _GNU_SOURCE
 #include "host.h"
+#include "xalloc.h"
 
 #include "cycles.h"
 #include "host_topo.h"
@@ -21,22 +22,6 @@ struct host {
     char kernel[128];
     double mhz;
 };
-
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d)
-        abort();
-    return d;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        abort();
-    return p;
-}
 
 /* The counter's rate against CLOCK_MONOTONIC_RAW over about 50 ms. */
 static double measure_mhz(void)

@@ -18,6 +18,7 @@
  * files also use. A stripped binary has no .symtab: an error, not zeros.
  */
 #include "host_topo.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,14 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static void *xcalloc(size_t n, size_t s)
-{
-    void *p = calloc(n ? n : 1, s);
-    if (!p)
-        abort();
-    return p;
-}
 
 /* The core clock: cpufreq's maximum, else the first "cpu MHz" of
  * /proc/cpuinfo (a VM often shows its TSC rate there). */

@@ -36,6 +36,7 @@
  */
 #define _GNU_SOURCE
 #include "native.h"
+#include "xalloc.h"
 
 #include "cycles.h"
 #include "machine_backend.h"
@@ -680,10 +681,8 @@ static int setup_memory(nmachine_t *m, err_t *e)
     for (int k = 0; k < p->nnodes; k++)
         if (host_bind_memory(m->h, m->arena + (size_t)k * ARENA_BYTES, ARENA_BYTES, k, e) < 0)
             return -1;
-    m->freed = calloc(m->arena_len >> m->line_shift, 1);
-    m->used = calloc((size_t)p->nnodes, sizeof *m->used);
-    if (!m->freed || !m->used)
-        abort();
+    m->freed = xcalloc(m->arena_len >> m->line_shift, 1);
+    m->used = xcalloc((size_t)p->nnodes, sizeof *m->used);
     return 0;
 }
 
@@ -702,17 +701,13 @@ static int install_handler(err_t *e)
 int native_run(host_t *h, unsigned long seed, const machine_hooks_t *hooks,
                const native_opts_t *opts, err_t *e)
 {
-    nmachine_t *m = aligned_alloc(128, (sizeof *m + 127) / 128 * 128);
-    if (!m)
-        abort();
+    nmachine_t *m = xcheck(aligned_alloc(128, (sizeof *m + 127) / 128 * 128));
     memset(m, 0, sizeof *m);
     m->ops = &native_ops;
     m->h = h;
     m->p = host_platform(h);
     m->n = m->p->ncpus;
-    m->cpus = aligned_alloc(128, sizeof *m->cpus * (size_t)m->n);
-    if (!m->cpus)
-        abort();
+    m->cpus = xcheck(aligned_alloc(128, sizeof *m->cpus * (size_t)m->n));
     memset(m->cpus, 0, sizeof *m->cpus * (size_t)m->n);
     int rc = setup_memory(m, e);
     if (rc == 0)

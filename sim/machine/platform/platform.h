@@ -92,13 +92,13 @@ typedef struct {
     double clock_mhz;
     int line_bytes;
     mem_costs_t costs;
-    platform_cache_t cache[CACHE_NLEVELS]; /* all bytes 0: infinite caches, as before */
+    platform_cache_t cache[CACHE_NLEVELS]; /* all bytes 0: infinite caches */
     int ncache_levels;                     /* levels present */
     int l1d_write_through; /* stores are served by l2 (Itanium 2: l1d caches integer loads) */
     int *cpu_package;      /* [ncpus] host prop "package", else the node */
     int text_node;         /* kernel text's home (prop text_node, default 0) */
     platform_footprint_t footprint;
-    platform_tlb_t tlb[TLB_NLEVELS]; /* all entries 0: translation is free, as before */
+    platform_tlb_t tlb[TLB_NLEVELS]; /* all entries 0: translation is free */
     long page_bytes;                 /* prop page_bytes (default 4096) */
     double walk_cycles;              /* a walk, besides reading its page-table line */
     int footprint_lines_per_page;    /* a footprint's lines in one page (default: all of it) */

@@ -205,8 +205,8 @@ static int add_route(simgrid_ctx_t *v, const xmlNode *n, const xmlNode *zone, co
                      const char *dst, int symmetrical)
 {
     /* the key: the zone's address in 16 hex digits, then the names, built
-     * by hand (a 4096-CPU platform has some 10^5 routes: snprintf was a
-     * fifth of its check) */
+     * by hand (a 4096-CPU platform has some 10^5 routes: snprintf would be
+     * a fifth of its check) */
     size_t ls = strlen(src), ld = strlen(dst);
     char small[256];
     char *key = 16 + ls + ld + 3 <= sizeof small ? small : xrealloc(NULL, 16 + ls + ld + 3);

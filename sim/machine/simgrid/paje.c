@@ -31,6 +31,7 @@
  * deprecation warnings silenced here only.
  */
 #include "paje.h"
+#include "xalloc.h"
 
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
@@ -125,17 +126,13 @@ paje_t *paje_create(int ncpus, char *const *hosts, int calls)
     if (!g_file)
         return NULL;
     g_file = NULL;
-    paje_t *pj = calloc(1, sizeof *pj);
-    if (!pj)
-        abort();
+    paje_t *pj = xcalloc(1, sizeof *pj);
     pj->n = ncpus;
     pj->hosts = hosts;
     pj->calls = calls > 0 ? calls : 1;
-    pj->live = calloc((size_t)ncpus, sizeof *pj->live);
-    pj->stk = calloc((size_t)ncpus, sizeof *pj->stk);
-    pj->sdepth = calloc((size_t)ncpus, sizeof *pj->sdepth);
-    if (!pj->live || !pj->stk || !pj->sdepth)
-        abort();
+    pj->live = xcalloc((size_t)ncpus, sizeof *pj->live);
+    pj->stk = xcalloc((size_t)ncpus, sizeof *pj->stk);
+    pj->sdepth = xcalloc((size_t)ncpus, sizeof *pj->sdepth);
     TRACE_host_state_declare("CPU");
     for (int i = 0; i < NNAMES; i++)
         TRACE_host_state_declare_value("CPU", g_names[i], g_colors[i]);
@@ -186,9 +183,7 @@ static void record(paje_t *pj, int cpu, uint64_t t, int op, int name, int arg)
     }
     if (pj->nev == pj->cap) {
         pj->cap = pj->cap ? 2 * pj->cap : 4096;
-        pj->ev = realloc(pj->ev, pj->cap * sizeof *pj->ev);
-        if (!pj->ev)
-            abort();
+        pj->ev = xrealloc(pj->ev, pj->cap * sizeof *pj->ev);
     }
     pj->ev[pj->nev++] = e;
 }

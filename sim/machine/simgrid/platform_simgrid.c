@@ -6,10 +6,11 @@
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "platform_simgrid.h"
+#include "child.h"
+#include "xalloc.h"
 
 #include "paje.h"
 
-#include <errno.h>
 #include <math.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
@@ -19,9 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xbt/dict.h>
@@ -115,9 +114,7 @@ static int cmp_rep(const void *x, const void *y)
  * *loose. Returns the number of groups (the loose one included, if used). */
 static int node_groups(size_t n, sg_host_t *rep, int *group, int *loose)
 {
-    rep_t *sorted = malloc(sizeof *sorted * n);
-    if (!sorted)
-        abort();
+    rep_t *sorted = xmalloc(sizeof *sorted * n);
     for (size_t a = 0; a < n; a++) {
         sorted[a].host = rep[a];
         sorted[a].node = (int)a;
@@ -261,13 +258,11 @@ static int routes_shared(platform_t *p, sg_host_t *rep, const int *members, cons
     size_t *bads = (size_t *)((char *)shared + at);
     uint32_t *own = p->node_lat;
     p->node_lat = shared; /* set_pair writes here, in every process */
-    fflush(NULL);
     pid_t pid[4];
     int started = 0, ok = 1;
     for (int k = 1; k < procs; k++) {
-        pid[k] = fork();
+        pid[k] = child_try_fork(); /* dies with this process */
         if (pid[k] == 0) {
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
             size_t bad = SIZE_MAX;
             for (int g = k; g < ngroups && bad == SIZE_MAX; g += procs)
                 group_rows(p, rep, members, start, ngroups, loose, g, scratch, &bad);
@@ -284,9 +279,7 @@ static int routes_shared(platform_t *p, sg_host_t *rep, const int *members, cons
     for (int g = 0; ok && g < ngroups && bads[0] == SIZE_MAX; g += procs)
         group_rows(p, rep, members, start, ngroups, loose, g, scratch, &bads[0]);
     for (int k = 1; k <= started; k++) {
-        int st;
-        while (waitpid(pid[k], &st, 0) < 0 && errno == EINTR)
-            ;
+        int st = child_wait(pid[k]);
         ok &= WIFEXITED(st) && WEXITSTATUS(st) == 0;
     }
     for (int k = 0; ok && k < procs; k++)
@@ -302,14 +295,12 @@ int platform_routes(platform_t *p, err_t *e)
 {
     size_t n = (size_t)p->nnodes;
     free(p->node_lat);
-    p->node_lat = calloc(n * n, sizeof *p->node_lat);
-    sg_host_t *rep = malloc(sizeof *rep * n);
-    int *group = malloc(sizeof *group * n);
-    int *members = malloc(sizeof *members * n);
-    int *start = malloc(sizeof *start * (n + 1));
-    double *scratch = malloc(sizeof *scratch * 2 * n);
-    if (!p->node_lat || !rep || !group || !members || !start || !scratch)
-        abort();
+    p->node_lat = xcalloc(n * n, sizeof *p->node_lat);
+    sg_host_t *rep = xmalloc(sizeof *rep * n);
+    int *group = xmalloc(sizeof *group * n);
+    int *members = xmalloc(sizeof *members * n);
+    int *start = xmalloc(sizeof *start * (n + 1));
+    double *scratch = xmalloc(sizeof *scratch * 2 * n);
     for (size_t a = 0; a < n; a++)
         rep[a] = sg_host_by_name(p->cpu_host[p->node_first_cpu[a]]);
     int loose;
@@ -327,8 +318,8 @@ int platform_routes(platform_t *p, err_t *e)
         start[g] = start[g - 1];
     start[0] = 0;
 
-    /* Stops at the first missing route, as the pair-by-pair loop always did
-     * (a flat platform reports the same pair as before). */
+    /* Stops at the first missing route in the order of the pairs, so that
+     * the error names the same pair however the matrix is filled. */
     g_lookups = g_blocks_formula = g_blocks_direct = 0;
     size_t bad = SIZE_MAX;
     int procs = route_procs(p, ngroups);

@@ -22,7 +22,9 @@
  * every step.
  *
  * This file is the backend of machine_backend.h: the CPU actors, their
- * steps, ticks and scheduler, and the ops table. simulated_run.c holds the
+ * steps, ticks and scheduler, and the ops table. simulated_state.c holds
+ * the operations that take no step (what a CPU or the machine is, memory
+ * for setup code, the tick's and code units' set-up); simulated_run.c the
  * functions of simulated.h (creating the machine, booting it, running
  * SimGrid).
  */
@@ -133,16 +135,6 @@ static inline __attribute__((always_inline)) void sync_step(cpu_t *c)
 }
 
 /* --- interrupts --- */
-
-/* c->irq_at: the cycle of c's next interrupt, its next tick while ticks
- * run and its interrupts are on, else never; every change of those calls
- * this, so that an access tests one field. */
-static inline void irq_rearm(cpu_t *c)
-{
-    const machine_t *m = c->m;
-    int on = (m->tick_fn != NULL) & !m->stopping & !c->irq_off; /* one branch at most */
-    c->irq_at = on ? c->next_tick : UINT64_MAX;
-}
 
 /* The handler starts with interrupts off. It may enable them (the timer
  * softirq does), and then a later tick nests inside it. */
@@ -530,25 +522,6 @@ static void sim_exec(cpu_t *c, int code)
         c->code_ver[code] = ver;
 }
 
-/* machine_code: the unit's lines, laid out in text_node's memory once. */
-static int sim_code(machine_t *m, const char *unit)
-{
-    for (int i = 0; i < m->ncode; i++)
-        if (strcmp(m->code[i].unit, unit) == 0)
-            return m->code[i].lines ? i : -1;
-    uint64_t bytes = platform_code_bytes(m->p, unit);
-    m->code = realloc(m->code, sizeof *m->code * (size_t)(m->ncode + 1));
-    if (!m->code)
-        abort();
-    sim_code_t *k = &m->code[m->ncode];
-    snprintf(k->unit, sizeof k->unit, "%s", unit);
-    k->lines = (bytes + (uint64_t)m->p->line_bytes - 1) / (uint64_t)m->p->line_bytes;
-    k->addr = k->lines ? mem_alloc(m->mem, m->p->text_node, bytes) : 0;
-    if (k->lines)
-        mem_mark_code(m->mem, k->addr, bytes);
-    return k->lines ? m->ncode++ : (m->ncode++, -1);
-}
-
 static void sim_work(cpu_t *c, uint64_t cycles)
 {
     while (cycles) {
@@ -697,26 +670,6 @@ static void sim_irq_enable(cpu_t *c)
     poll_irq(c);
 }
 
-static int sim_in_irq(const cpu_t *c)
-{
-    return c->in_irq;
-}
-
-static uint64_t sim_next_tick(const cpu_t *c)
-{
-    return c->next_tick;
-}
-
-static void sim_anatomy(const cpu_t *c, cpu_anatomy_t *out)
-{
-    *out = c->an;
-    if (c->m->levels)
-        for (size_t i = 0; i < sizeof out->hit_level / sizeof *out->hit_level; i++)
-            out->hit_level[i] = c->lvl_hits[CACHE_L1D + 1 + i];
-    out->evictions = mem_evictions(c->m->mem, c->id, 0);
-    out->footprint_evictions = mem_evictions(c->m->mem, c->id, 1);
-}
-
 static void sim_state_push(cpu_t *c, const char *name)
 {
     if (c->m->paje)
@@ -729,165 +682,10 @@ static void sim_state_pop(cpu_t *c)
         paje_pop(c->m->paje, c->id, c->now);
 }
 
-static void sim_state_probe(cpu_t *c, int target)
-{
-    if (c->m->paje)
-        paje_probe(c->m->paje, c->id, c->now, target);
-}
-
-static void sim_call_begin(cpu_t *c, int measured)
-{
-    if (c->m->paje)
-        paje_call_begin(c->m->paje, c->id, c->now, measured);
-}
-
-static void sim_call_end(cpu_t *c)
-{
-    if (c->m->paje)
-        paje_call_end(c->m->paje, c->id, c->now);
-}
-
-static int sim_id(const cpu_t *c)
-{
-    return c->id;
-}
-
-static int sim_node(const cpu_t *c)
-{
-    return c->node;
-}
-
-static machine_t *sim_machine(cpu_t *c)
-{
-    return c->m;
-}
-
-static uint64_t sim_now(const cpu_t *c)
-{
-    return c->now;
-}
-
-static int sim_stopping(const cpu_t *c)
-{
-    return c->m->stopping;
-}
-
-static gsl_rng *sim_rng(cpu_t *c)
-{
-    return c->rng;
-}
-
-/* --- the machine --- */
-
-static const platform_t *sim_platform(const machine_t *m)
-{
-    return m->p;
-}
-
-static cpu_t *sim_cpu(machine_t *m, int id)
-{
-    return id >= 0 && id < m->n ? &m->cpus[id] : NULL;
-}
-
-static void sim_set_program(machine_t *m, int cpu, cpu_fn fn, void *arg)
-{
-    m->cpus[cpu].prog = fn;
-    m->cpus[cpu].arg = arg;
-}
-
-static void sim_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg)
-{
-    m->tick_period = period ? period : 1;
-    m->tick_offset = offset;
-    m->tick_fn = fn;
-    m->tick_arg = arg;
-    for (int i = 0; i < m->n; i++) {
-        m->cpus[i].next_tick = offset + (uint64_t)i * m->tick_period / (uint64_t)m->n;
-        irq_rearm(&m->cpus[i]);
-    }
-}
-
-static void sim_stop(machine_t *m)
-{
-    m->stopping = 1;
-    for (int i = 0; i < m->n; i++)
-        m->cpus[i].irq_at = UINT64_MAX;
-}
-
-/* Every access (a spin read the fast-forward skipped too) counts once in
- * its CPU's anatomy, by kind: their sum, not a counter of its own. */
-static uint64_t sim_accesses(const machine_t *m)
-{
-    uint64_t n = 0;
-    for (int i = 0; i < m->n; i++)
-        for (int k = 0; k < ACCESS_NKINDS; k++)
-            n += m->cpus[i].an.n[k];
-    return n;
-}
-
-static uint64_t sim_switches(const machine_t *m)
-{
-    return m->switches;
-}
-
-static uint64_t sim_batched(const machine_t *m)
-{
-    return m->batched;
-}
-
-/* --- memory, for the layers above (through machine.c) --- */
-
-static maddr_t sim_alloc(machine_t *m, int node, size_t bytes)
-{
-    return mem_alloc(m->mem, node, bytes);
-}
-
-static void sim_release(machine_t *m, maddr_t a, size_t bytes)
-{
-    mem_release(m->mem, a, bytes);
-}
-
-static uint64_t sim_peek(const machine_t *m, maddr_t a)
-{
-    if (m->order) /* the value once every buffered store is visible */
-        return order_peek(m->order, a);
-    return mem_peek(m->mem, a);
-}
-
-static void sim_poke(machine_t *m, maddr_t a, uint64_t v)
-{
-    mem_poke(m->mem, a, v);
-}
-
-static void sim_poke_words(machine_t *m, maddr_t a, const uint64_t *v, size_t n)
-{
-    mem_poke_words(m->mem, a, v, n);
-}
-
-static int sim_home(const machine_t *m, maddr_t a)
-{
-    return mem_home(m->mem, a);
-}
-
-static uint64_t sim_freed_writes(const machine_t *m)
-{
-    return mem_freed_writes(m->mem);
-}
-
-static void sim_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed)
-{
-    mem_set_jitter(m->mem, max_cycles, seed);
-}
-
 static void sim_tick_now(cpu_t *c)
 {
     if (c->m->tick_fn && !c->irq_off)
         take_tick(c);
-}
-
-static void sim_progress(cpu_t *c)
-{
-    (void)c; /* a simulation that cannot go on aborts in pass_baton */
 }
 
 const machine_ops_t sim_ops = {

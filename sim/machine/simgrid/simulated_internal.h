@@ -90,6 +90,49 @@ struct machine {
  * puts it first in the machine and in every CPU. */
 extern const machine_ops_t sim_ops;
 
+/* c->irq_at: the cycle of c's next interrupt, its next tick while ticks
+ * run and its interrupts are on, else never; every change of those calls
+ * this, so that an access tests one field. */
+static inline void irq_rearm(cpu_t *c)
+{
+    const machine_t *m = c->m;
+    int on = (m->tick_fn != NULL) & !m->stopping & !c->irq_off; /* one branch at most */
+    c->irq_at = on ? c->next_tick : UINT64_MAX;
+}
+
+/* The operations that take no step (simulated_state.c), for the ops table
+ * of simulated.c: machine_backend.h says what each does. */
+int sim_in_irq(const cpu_t *c);
+uint64_t sim_next_tick(const cpu_t *c);
+void sim_anatomy(const cpu_t *c, cpu_anatomy_t *out);
+void sim_state_probe(cpu_t *c, int target);
+void sim_call_begin(cpu_t *c, int measured);
+void sim_call_end(cpu_t *c);
+int sim_id(const cpu_t *c);
+int sim_node(const cpu_t *c);
+machine_t *sim_machine(cpu_t *c);
+uint64_t sim_now(const cpu_t *c);
+int sim_stopping(const cpu_t *c);
+gsl_rng *sim_rng(cpu_t *c);
+const platform_t *sim_platform(const machine_t *m);
+cpu_t *sim_cpu(machine_t *m, int id);
+void sim_set_program(machine_t *m, int cpu, cpu_fn fn, void *arg);
+void sim_stop(machine_t *m);
+uint64_t sim_accesses(const machine_t *m);
+uint64_t sim_switches(const machine_t *m);
+uint64_t sim_batched(const machine_t *m);
+maddr_t sim_alloc(machine_t *m, int node, size_t bytes);
+void sim_release(machine_t *m, maddr_t a, size_t bytes);
+uint64_t sim_peek(const machine_t *m, maddr_t a);
+void sim_poke(machine_t *m, maddr_t a, uint64_t v);
+void sim_poke_words(machine_t *m, maddr_t a, const uint64_t *v, size_t n);
+int sim_home(const machine_t *m, maddr_t a);
+uint64_t sim_freed_writes(const machine_t *m);
+void sim_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed);
+void sim_progress(cpu_t *c);
+void sim_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg);
+int sim_code(machine_t *m, const char *unit);
+
 /* A CPU runs its program, then takes ticks until the machine stops.
  * sim_cpu_main is the SimGrid actor of a CPU under the reference scheduler
  * (its data is its cpu_t; the last to end emits the Paje trace).

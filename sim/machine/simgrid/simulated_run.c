@@ -9,6 +9,7 @@
  * choice of scheduler, the machine's coherence model and the bare SimGrid
  * loop of the benchmark. */
 #include "simulated.h"
+#include "xalloc.h"
 
 #include "simulated_internal.h"
 #include "platform_simgrid.h"
@@ -101,9 +102,7 @@ int sim_run(platform_t *p, const char *argv0, unsigned long seed, const machine_
             err_t *e)
 {
     platform_boot(p, argv0);
-    machine_t *m = calloc(1, sizeof *m);
-    if (!m)
-        abort();
+    machine_t *m = xcalloc(1, sizeof *m);
     m->ops = &sim_ops;
     m->p = p;
     m->paje = paje_create(p->ncpus, p->cpu_host, g_paje_calls);
@@ -114,13 +113,11 @@ int sim_run(platform_t *p, const char *argv0, unsigned long seed, const machine_
     while ((1 << m->kshift) < m->n)
         m->kshift++;
     m->limit = 1ull << (53 - m->kshift);
-    m->cpus = calloc((size_t)m->n, sizeof *m->cpus);
+    m->cpus = xcalloc((size_t)m->n, sizeof *m->cpus);
     /* two sentinels after the heap: sync_step reads the root's children blindly */
-    m->heap = malloc(sizeof *m->heap * (size_t)(m->n + 2));
-    m->pos = malloc(sizeof(int) * (size_t)m->n);
-    m->watchers = malloc(sizeof(int) * (size_t)m->n);
-    if (!m->cpus || !m->heap || !m->pos || !m->watchers)
-        abort();
+    m->heap = xmalloc(sizeof *m->heap * (size_t)(m->n + 2));
+    m->pos = xmalloc(sizeof(int) * (size_t)m->n);
+    m->watchers = xmalloc(sizeof(int) * (size_t)m->n);
     for (int i = 0; i < m->n; i++) {
         cpu_t *c = &m->cpus[i];
         c->ops = &sim_ops;
