@@ -1,10 +1,13 @@
 /* generate: fat-tree NUMA platform files (`numasim platform --generate`).
  *
  * The topology is described in generate.h. The file is written in one pass
- * with fprintf; nothing is read (not even numa32.xml: the values below are
- * constants equal to numa32's, see kProps and the GEN_LAT_* macros).
+ * through platform_emit.h; nothing is read (not even numa32.xml: the values
+ * below are constants equal to numa32's, see kProps and the GEN_LAT_*
+ * macros).
  */
 #include "generate.h"
+
+#include "platform_emit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,15 +17,16 @@
  * current platforms/numa32.xml (link.exit as fitted there by numasim tune).
  * If numa32 is re-tuned, update these and kProps, and regenerate
  * platforms/fat*.xml (tests/e2e/generate.sh compares fat32 with numa32). */
-#define GEN_LAT_EXIT   "122"
-#define GEN_LAT_BRICK  "0"
-#define GEN_LAT_UPLINK "18.75"
-#define GEN_LAT_SPINE  "37.5"
+#define GEN_LAT_EXIT   122.0
+#define GEN_LAT_BRICK  0.0
+#define GEN_LAT_UPLINK 18.75
+#define GEN_LAT_SPINE  37.5
 #define GEN_BW_BUS     "6.4GBps"
 #define GEN_BW_LINK    "3.2GBps"
 
 /* Zone props: numa32's memory model, values and source comments copied (the
- * fitted values too: they were fitted on numa32, and are kept as they are). */
+ * fitted values too: they were fitted on numa32, and are kept as they are).
+ * An entry without an id is a comment alone. */
 static const struct {
     const char *comment, *id, *value;
 } kProps[] = {
@@ -36,65 +40,65 @@ static const struct {
     {"line modified in the other CPU's cache on this bus (HITM): ~memory + 10% (estimate)",
      "c2c_node_cycles", "270"},
     {"extra for a line modified in a remote CPU's cache (the intervention of a\n"
-     "         3-hop miss). docs/hardware-sources.md estimate: +120. FITTED: 554, by\n"
-     "         numasim tune (params link.exit and remote_dirty_cycles) to the scan baseline\n"
-     "         (results/reference/measurements-baseline.csv, numa32 warm and cold)",
+     "3-hop miss). docs/hardware-sources.md estimate: +120. FITTED: 554, by\n"
+     "numasim tune (params link.exit and remote_dirty_cycles) to the scan baseline\n"
+     "(results/reference/measurements-baseline.csv, numa32 warm and cold)",
      "remote_dirty_cycles", "554"},
     {"invalidating sharers on this node's bus: one bus transaction, 30 cycles per\n"
-     "         128-byte line at 6.4 GB/s (derived)",
+     "128-byte line at 6.4 GB/s (derived)",
      "inval_node_cycles", "30"},
     {"one cpu_relax (hint @pause) in a spin loop (estimate)", "relax_cycles", "20"},
     {"one memory barrier (smp_mb, smp_wmb and smp_rmb are all \"mf\" on IA-64,\n"
-     "         Linux 2.6 include/asm-ia64/system.h). ESTIMATE: no published cycle count\n"
-     "         found; mf waits until earlier accesses are visible, which in this model\n"
-     "         they always are (each access completes before the next step), so only its\n"
-     "         own pass through L2 is charged, as for an atomic (12)",
+     "Linux 2.6 include/asm-ia64/system.h). ESTIMATE: no published cycle count\n"
+     "found; mf waits until earlier accesses are visible, which in this model\n"
+     "they always are (each access completes before the next step), so only its\n"
+     "own pass through L2 is charged, as for an atomic (12)",
      "barrier_cycles", "12"},
-    /* numa32.xml has two comments above l1i_bytes: the caches' heading, then its own */
+    /* a comment alone (no id): the caches' heading, as in numa32.xml */
     {"Caches: one Itanium 2 \"Madison\" at 1.5 GHz, hence the 6 MB L3 part\n"
-     "         (docs/hardware-sources.md, \"Caches\", which gives every source). All\n"
-     "         levels are private to the CPU. 64-byte L1 lines are counted as 128-byte\n"
-     "         lines (line_bytes): same bytes, half as many lines. -->\n"
-     "    <!-- L1I 16 KB (published [7CPU, OWC])",
-     "l1i_bytes", "16384"},
+     "(docs/hardware-sources.md, \"Caches\", which gives every source). All\n"
+     "levels are private to the CPU. 64-byte L1 lines are counted as 128-byte\n"
+     "lines (line_bytes): same bytes, half as many lines.",
+     NULL, NULL},
+    {"L1I 16 KB (published [7CPU, OWC])", "l1i_bytes", "16384"},
     {"L1I 4-way (published [7CPU, OWC])", "l1i_ways", "4"},
     {"L1I hit, 1 cycle (published [7CPU, OWC])", "l1i_cycles", "1"},
     {"private to the CPU (published: one L1I per core [7CPU])", "l1i_scope", "cpu"},
     {"L1D 16 KB (published [7CPU, OWC, TAMU]). It caches integer loads only and\n"
-     "         is write-through: stores and FP loads go to L2 (l1d_write_through below;\n"
-     "         where the model still departs: docs/hardware-sources.md, \"Caches\")",
+     "is write-through: stores and FP loads go to L2 (l1d_write_through below;\n"
+     "where the model still departs: docs/hardware-sources.md, \"Caches\")",
      "l1d_bytes", "16384"},
     {"L1D 4-way (published [7CPU, OWC])", "l1d_ways", "4"},
     {"L1D hit, 2 cycles as a load address (published: 7-cpu's pointer chase\n"
-     "         [7CPU]); 1 cycle when an ALU op consumes it [LYON02]",
+     "[7CPU]); 1 cycle when an ALU op consumes it [LYON02]",
      "l1d_cycles", "2"},
     {"private to the CPU (published [7CPU])", "l1d_scope", "cpu"},
     {"L1D write-through, no write-allocate: a store completes in L2 (published\n"
-     "         [7CPU, OWC, TAMU])",
+     "[7CPU, OWC, TAMU])",
      "l1d_write_through", "1"},
     {"L2 256 KB (published [7CPU, OWC, TAMU])", "l2_bytes", "262144"},
     {"L2 8-way (published [7CPU, OWC, TAMU])", "l2_ways", "8"},
     {"L2 hit, 6 cycles: 7-cpu's pointer chase [7CPU]; 5 (McKinley [EWEEK]) or 5/7\n"
-     "         load/store (Madison [TAMU]). The same figure as hit_cycles above",
+     "load/store (Madison [TAMU]). The same figure as hit_cycles above",
      "l2_cycles", "6"},
     {"private to the CPU (published [7CPU])", "l2_scope", "cpu"},
     {"L3 6 MB: the 1.5 GHz Madison of 2003-04 (published [GECKO]; 3 MB at 1.3 GHz,\n"
-     "         4 MB at 1.4 GHz)",
+     "4 MB at 1.4 GHz)",
      "l3_bytes", "6291456"},
     {"L3 24-way: UNVERIFIED (the 3 MB parts are 12-way [OWC, TAMU]; no primary\n"
-     "         source for the 6 MB part's 24 ways)",
+     "source for the 6 MB part's 24 ways)",
      "l3_ways", "24"},
     {"L3 hit, 16 cycles: derived from 7-cpu's pointer chase, L2 + 10 [7CPU], on a\n"
-     "         1.3 GHz Madison, as for L1D and L2; 14 load-to-use [TAMU]. The 6 MB\n"
-     "         part's own figure was not found (unverified)",
+     "1.3 GHz Madison, as for L1D and L2; 14 load-to-use [TAMU]. The 6 MB\n"
+     "part's own figure was not found (unverified)",
      "l3_cycles", "16"},
     {"private to the CPU: on the die, one per CPU (published [OWC, TAMU])", "l3_scope", "cpu"},
     {"kernel text on node 0: 2.6 had no IA-64 text replication, the text stays\n"
-     "         where elilo loaded it (published [KTR06])",
+     "where elilo loaded it (published [KTR06])",
      "text_node", "0"},
     {"Code sizes: ESTIMATES, twice the i386 size (IA-64 code density [PJ06]).\n"
-     "         docs/hardware-sources.md, \"Caches\", \"Code sizes\" gives each derivation.\n"
-     "         tick: lower bound, only the tick handler numasim models, 2 x 70",
+     "docs/hardware-sources.md, \"Caches\", \"Code sizes\" gives each derivation.\n"
+     "tick: lower bound, only the tick handler numasim models, 2 x 70",
      "code_tick_bytes", "140"},
     {"run_timer_softirq with __run_timers inlined: 2 x 363 (i386 2.6.3 [FL04])",
      "code_run_timers_bytes", "726"},
@@ -115,13 +119,13 @@ static const struct {
     {"2.6.13's del_timer_sync: 2 x 43 (scaled from the scan by numasim's sizes)",
      "code_del_timer_sync_base_tracking_bytes", "86"},
     {"memory_model weak: Itanium 2 orders only ld.acq, st.rel, mf and the\n"
-     "         semaphores (Intel, Itanium Architecture Software Developer's Manual\n"
-     "         vol. 2, 4.4.7; numasim's weak model after McKenney 2010, see\n"
-     "         docs/memory-ordering.md)",
+     "semaphores (Intel, Itanium Architecture Software Developer's Manual\n"
+     "vol. 2, 4.4.7; numasim's weak model after McKenney 2010, see\n"
+     "docs/memory-ordering.md)",
      "memory_model", "weak"},
     {"how long a received invalidation waits in the queue before it is\n"
-     "         applied: estimate (no published figure), one bus transaction\n"
-     "         (c2c_node_cycles)",
+     "applied: estimate (no published figure), one bus transaction\n"
+     "(c2c_node_cycles)",
      "inval_queue_cycles", "270"},
     {"parameters numasim tune fits by default", "tunable",
      "link.exit,remote_dirty_cycles,c2c_node_cycles"},
@@ -179,7 +183,7 @@ double gen_round_trip(int a, int b)
 {
     if (a == b)
         return 0;
-    double exit = atof(GEN_LAT_EXIT), up = atof(GEN_LAT_UPLINK), spine = atof(GEN_LAT_SPINE);
+    double exit = GEN_LAT_EXIT, up = GEN_LAT_UPLINK, spine = GEN_LAT_SPINE;
     int c = gen_routers_crossed(a, b);
     double one_way = 2 * exit + (c > 0 ? 2 * up + spine * (c - 1) : 0);
     return 2 * one_way;
@@ -219,67 +223,57 @@ static const char *zone_name(char *buf, size_t n, const gen_tree_t *t, int k, in
     return buf;
 }
 
-static void write_header(FILE *f, const gen_tree_t *t, const char *name, const char *command)
+static void write_header(pemit_t *e, const gen_tree_t *t, const char *name, const char *command)
 {
-    fprintf(f, "<?xml version='1.0'?>\n"
-               "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
-    /* An XML comment cannot hold "--": each is written "- -" (and said so). */
-    fprintf(f,
-            "<!-- %s: generated by sim/machine/platform/generate.c (do not edit by hand), with the "
-            "command\n"
-            "     below, where each \"- -\" stands for two hyphens (which an XML comment\n"
-            "     cannot hold):\n       ",
-            name);
-    for (const char *p = command ? command : "numasim platform --generate"; *p; p++)
-        if (p[0] == '-' && p[1] == '-')
-            fputs("- ", f);
-        else
-            putc(*p, f);
-    fprintf(f,
-            "\n"
-            "\n"
-            "     A %d-CPU, %d-node machine built like numa32 (an SGI Altix 3700/350, see\n"
-            "     numa32.xml), with numa32's memory model and link latencies. %d Itanium 2\n"
-            "     CPU%s per SHUB node; two nodes form a C-brick; four C-bricks hang off one\n"
-            "     8-port NUMAlink leaf router (%d here). Leaf routers join in levels: two\n"
-            "     groups of one level are wired top router to top router (a spine link), as\n"
-            "     numa32's two routers are; a group that is not the whole machine has a top\n"
-            "     router above its two halves (spine up-links). %d level%s of groups.\n"
-            "     Routers crossed between two nodes: 0 in the same C-brick, 1 under the same\n"
-            "     leaf router, 2 across the two routers of a pair (as numa32), and each\n"
-            "     further level adds 2 (4, 6, ...). Round trip: 4 x exit + 75 x routers\n"
-            "     crossed = %g + 75 x routers crossed cycles.\n",
-            t->ncpus, t->nnodes, t->cpus_per_node, t->cpus_per_node > 1 ? "s" : "", t->nleaves,
-            t->nlevels, t->nlevels > 1 ? "s" : "", 4 * atof(GEN_LAT_EXIT));
+    char zones[400] = "";
     if (t->nzones > 1)
-        fprintf(f,
-                "\n"
-                "     SimGrid zones change no latency, only the cost of routing: the top zone\n"
-                "     (Floyd) holds %d zones group%d_G of one level-%d group each (DijkstraCache)\n"
-                "     and one zone per top router above them, so that route look-ups stay cheap.\n",
-                t->nzones, t->zone_level, t->zone_level);
-    fprintf(
-        f,
+        snprintf(zones, sizeof zones,
+                 "\n\n"
+                 "SimGrid zones change no latency, only the cost of routing: the top zone\n"
+                 "(Floyd) holds %d zones group%d_G of one level-%d group each (DijkstraCache)\n"
+                 "and one zone per top router above them, so that route look-ups stay cheap.",
+                 t->nzones, t->zone_level, t->zone_level);
+    pemit_comment(
+        e,
+        "%s: generated by sim/machine/platform/generate.c (do not edit by hand), with the "
+        "command\n"
+        "below, where each \"- -\" stands for two hyphens (which an XML comment\n"
+        "cannot hold):\n"
+        "  %s\n"
         "\n"
-        "     Units (numasim convention, see docs/platforms.md): one simulated second is one CPU\n"
-        "     cycle. Hosts have speed 1f; link latencies are ONE-WAY cycles written\n"
-        "     \"Ns\"; numasim doubles a route's latency into the round trip it adds to a\n"
-        "     remote miss. Memory-model figures below are in cycles at 1.5 GHz. -->\n");
+        "A %d-CPU, %d-node machine built like numa32 (an SGI Altix 3700/350, see\n"
+        "numa32.xml), with numa32's memory model and link latencies. %d Itanium 2\n"
+        "CPU%s per SHUB node; two nodes form a C-brick; four C-bricks hang off one\n"
+        "8-port NUMAlink leaf router (%d here). Leaf routers join in levels: two\n"
+        "groups of one level are wired top router to top router (a spine link), as\n"
+        "numa32's two routers are; a group that is not the whole machine has a top\n"
+        "router above its two halves (spine up-links). %d level%s of groups.\n"
+        "Routers crossed between two nodes: 0 in the same C-brick, 1 under the same\n"
+        "leaf router, 2 across the two routers of a pair (as numa32), and each\n"
+        "further level adds 2 (4, 6, ...). Round trip: 4 x exit + 75 x routers\n"
+        "crossed = %g + 75 x routers crossed cycles.%s\n"
+        "\n"
+        "Units (numasim convention, see docs/platforms.md): one simulated second is one CPU\n"
+        "cycle. Hosts have speed 1f; link latencies are ONE-WAY cycles written\n"
+        "\"Ns\"; numasim doubles a route's latency into the round trip it adds to a\n"
+        "remote miss. Memory-model figures below are in cycles at 1.5 GHz.",
+        name, command ? command : "numasim platform --generate", t->ncpus, t->nnodes,
+        t->cpus_per_node, t->cpus_per_node > 1 ? "s" : "", t->nleaves, t->nlevels,
+        t->nlevels > 1 ? "s" : "", 4 * GEN_LAT_EXIT, zones);
 }
 
-static void spine_link(FILE *f, const char *ind, const char *kind, int k, int g)
+static void spine_link(pemit_t *e, const char *kind, int k, int g)
 {
-    fprintf(f,
-            "%s<link id=\"%s%d_%d\" bandwidth=\"" GEN_BW_LINK "\" latency=\"" GEN_LAT_SPINE
-            "s\"><prop id=\"class\" value=\"spine\"/></link>\n",
-            ind, kind, k, g);
+    char id[48];
+    snprintf(id, sizeof id, "%s%d_%d", kind, k, g);
+    pemit_link(e, id, GEN_BW_LINK, GEN_LAT_SPINE, "spine");
 }
 
 /* Writes everything inside group (k, g): its CPUs, SHUBs, ports, routers (its
  * own top router when it has one), links and routes; comments when first. */
-static void write_group(FILE *f, const gen_tree_t *t, int k, int g, const char *ind, int first)
+static void write_group(pemit_t *e, const gen_tree_t *t, int k, int g, int first)
 {
-    char a[48], b[48];
+    char a[48], b[48], id[48];
     int span = 1 << (k - 1);
     int l0 = g * span, l1 = (g + 1) * span < t->nleaves ? (g + 1) * span : t->nleaves;
     const int per_leaf = GEN_NODES_PER_BRICK * GEN_BRICKS_PER_LEAF;
@@ -292,170 +286,176 @@ static void write_group(FILE *f, const gen_tree_t *t, int k, int g, const char *
         hi = gen_groups_at(t, j);
 
     for (int c = n0 * K; c < n1 * K; c++)
-        fprintf(f,
-                "%s<host id=\"cpu%d\" speed=\"1f\"><prop id=\"numa_node\" value=\"%d\"/></host>\n",
-                ind, c, c / K);
+        pemit_cpu(e, c, &(pemit_iprop_t){"numa_node", c / K}, 1);
     if (first)
-        fprintf(f,
-                "%s<!-- one SHUB node controller per node, its NUMAlink port, one leaf router\n"
-                "%s     per four C-bricks, and the top router of each group of routers -->\n",
-                ind, ind);
-    for (int n = n0; n < n1; n++)
-        fprintf(f, "%s<router id=\"shub%d\"/>\n", ind, n);
-    for (int n = n0; n < n1; n++)
-        fprintf(f, "%s<router id=\"port%d\"/>\n", ind, n);
+        pemit_comment(e, "one SHUB node controller per node, its NUMAlink port, one leaf router\n"
+                         "per four C-bricks, and the top router of each group of routers");
+    for (int n = n0; n < n1; n++) {
+        snprintf(id, sizeof id, "shub%d", n);
+        pemit_router(e, id, NULL);
+    }
+    for (int n = n0; n < n1; n++) {
+        snprintf(id, sizeof id, "port%d", n);
+        pemit_router(e, id, NULL);
+    }
     for (int j = 1; j <= k && (j == 1 || j < t->nlevels); j++) {
         GROUPS(j, lo, hi)
         for (int h = lo; h < hi; h++)
-            fprintf(f, "%s<router id=\"%s\"/>\n", ind, top_name(a, sizeof a, j, h));
+            pemit_router(e, top_name(a, sizeof a, j, h), NULL);
     }
 
     if (first)
-        fprintf(f,
-                "%s<!-- the front-side bus of each node: no latency here, the memory model\n"
-                "%s     charges bus traffic (mem_local, c2c_node, inval_node) -->\n",
-                ind, ind);
-    for (int n = n0; n < n1; n++)
-        fprintf(f, "%s<link id=\"bus%d\" bandwidth=\"" GEN_BW_BUS "\" latency=\"0s\"/>\n", ind, n);
+        pemit_comment(e, "the front-side bus of each node: no latency here, the memory model\n"
+                         "charges bus traffic (mem_local, c2c_node, inval_node)");
+    for (int n = n0; n < n1; n++) {
+        snprintf(id, sizeof id, "bus%d", n);
+        pemit_link(e, id, GEN_BW_BUS, 0, NULL);
+    }
     if (first)
-        fprintf(f,
-                "%s<!-- leaving the node: remote SHUB + directory, +225 to +450 cycles round trip\n"
-                "%s     (estimate from HP Superdome: local 243 ns, 1 hop 423 ns). A remote access\n"
-                "%s     crosses two exits (requester's and home's) each way: 4 x exit round trip.\n"
-                "%s     FITTED: 122 one way = 488 round trip (8%% above the estimate's top), by\n"
-                "%s     numasim tune (params link.exit and remote_dirty_cycles) to the scan "
-                "baseline -->\n",
-                ind, ind, ind, ind, ind);
-    for (int n = n0; n < n1; n++)
-        fprintf(f,
-                "%s<link id=\"exit%d\" bandwidth=\"" GEN_BW_LINK "\" latency=\"" GEN_LAT_EXIT
-                "s\"><prop id=\"class\" value=\"exit\"/></link>\n",
-                ind, n);
+        pemit_comment(
+            e, "leaving the node: remote SHUB + directory, +225 to +450 cycles round trip\n"
+               "(estimate from HP Superdome: local 243 ns, 1 hop 423 ns). A remote access\n"
+               "crosses two exits (requester's and home's) each way: 4 x exit round trip.\n"
+               "FITTED: 122 one way = 488 round trip (8%% above the estimate's top), by\n"
+               "numasim tune (params link.exit and remote_dirty_cycles) to the scan baseline");
+    for (int n = n0; n < n1; n++) {
+        snprintf(id, sizeof id, "exit%d", n);
+        pemit_link(e, id, GEN_BW_LINK, GEN_LAT_EXIT, "exit");
+    }
     if (first && t->nnodes > 1)
-        fprintf(f, "%s<!-- the two nodes of a C-brick are wired together: no router crossed -->\n",
-                ind);
-    for (int n = n0; n + 1 < n1; n += 2)
-        fprintf(f,
-                "%s<link id=\"brick%d\" bandwidth=\"" GEN_BW_LINK "\" latency=\"" GEN_LAT_BRICK
-                "s\"><prop id=\"class\" value=\"brick\"/></link>\n",
-                ind, n / 2);
+        pemit_comment(e, "the two nodes of a C-brick are wired together: no router crossed");
+    for (int n = n0; n + 1 < n1; n += 2) {
+        snprintf(id, sizeof id, "brick%d", n / 2);
+        pemit_link(e, id, GEN_BW_LINK, GEN_LAT_BRICK, "brick");
+    }
     if (first)
-        fprintf(f,
-                "%s<!-- port to router: a router crossed costs +75 cycles round trip (published:\n"
-                "%s     50 ns per NUMAlink router, TAMU and SGI pages); node-router-node crosses "
-                "two\n"
-                "%s     of these links each way: 4 x 18.75 = 75 -->\n",
-                ind, ind, ind);
-    for (int n = n0; n < n1; n++)
-        fprintf(f,
-                "%s<link id=\"up%d\" bandwidth=\"" GEN_BW_LINK "\" latency=\"" GEN_LAT_UPLINK
-                "s\"><prop id=\"class\" value=\"uplink\"/></link>\n",
-                ind, n);
+        pemit_comment(e,
+                      "port to router: a router crossed costs +75 cycles round trip (published:\n"
+                      "50 ns per NUMAlink router, TAMU and SGI pages); node-router-node crosses "
+                      "two\n"
+                      "of these links each way: 4 x 18.75 = 75");
+    for (int n = n0; n < n1; n++) {
+        snprintf(id, sizeof id, "up%d", n);
+        pemit_link(e, id, GEN_BW_LINK, GEN_LAT_UPLINK, "uplink");
+    }
     if (first && t->nlevels > 1)
-        fprintf(f,
-                "%s<!-- router to router: each spine link on a route is one more router "
-                "crossed,\n"
-                "%s     +75 round trip (published). spineK_G joins the two halves of group G "
-                "of\n"
-                "%s     level K, trunkK_G goes up from group G of level K to its top router "
-                "-->\n",
-                ind, ind, ind);
+        pemit_comment(e,
+                      "router to router: each spine link on a route is one more router crossed,\n"
+                      "+75 round trip (published). spineK_G joins the two halves of group G of\n"
+                      "level K, trunkK_G goes up from group G of level K to its top router");
     for (int j = 2; j <= k; j++) {
         GROUPS(j, lo, hi)
         for (int h = lo; h < hi; h++)
             if (2 * h + 1 < gen_groups_at(t, j - 1))
-                spine_link(f, ind, "spine", j, h);
+                spine_link(e, "spine", j, h);
     }
     for (int j = 1; j < k && j + 1 < t->nlevels; j++) {
         GROUPS(j, lo, hi)
         for (int h = lo; h < hi; h++)
-            spine_link(f, ind, "trunk", j, h);
+            spine_link(e, "trunk", j, h);
     }
 
-    for (int c = n0 * K; c < n1 * K; c++)
-        fprintf(f, "%s<route src=\"cpu%d\" dst=\"shub%d\"><link_ctn id=\"bus%d\"/></route>\n", ind,
-                c, c / K, c / K);
-    for (int n = n0; n < n1; n++)
-        fprintf(f, "%s<route src=\"shub%d\" dst=\"port%d\"><link_ctn id=\"exit%d\"/></route>\n",
-                ind, n, n, n);
-    for (int n = n0; n + 1 < n1; n += 2)
-        fprintf(f, "%s<route src=\"port%d\" dst=\"port%d\"><link_ctn id=\"brick%d\"/></route>\n",
-                ind, n, n + 1, n / 2);
-    for (int n = n0; n < n1; n++)
-        fprintf(f, "%s<route src=\"port%d\" dst=\"router%d\"><link_ctn id=\"up%d\"/></route>\n",
-                ind, n, gen_node_leaf(n), n);
+    for (int c = n0 * K; c < n1 * K; c++) {
+        snprintf(a, sizeof a, "cpu%d", c);
+        snprintf(b, sizeof b, "shub%d", c / K);
+        snprintf(id, sizeof id, "bus%d", c / K);
+        pemit_route(e, a, b, id);
+    }
+    for (int n = n0; n < n1; n++) {
+        snprintf(a, sizeof a, "shub%d", n);
+        snprintf(b, sizeof b, "port%d", n);
+        snprintf(id, sizeof id, "exit%d", n);
+        pemit_route(e, a, b, id);
+    }
+    for (int n = n0; n + 1 < n1; n += 2) {
+        snprintf(a, sizeof a, "port%d", n);
+        snprintf(b, sizeof b, "port%d", n + 1);
+        snprintf(id, sizeof id, "brick%d", n / 2);
+        pemit_route(e, a, b, id);
+    }
+    for (int n = n0; n < n1; n++) {
+        snprintf(a, sizeof a, "port%d", n);
+        snprintf(b, sizeof b, "router%d", gen_node_leaf(n));
+        snprintf(id, sizeof id, "up%d", n);
+        pemit_route(e, a, b, id);
+    }
     for (int j = 2; j <= k; j++) {
         GROUPS(j, lo, hi)
         for (int h = lo; h < hi; h++)
-            if (2 * h + 1 < gen_groups_at(t, j - 1))
-                fprintf(f, "%s<route src=\"%s\" dst=\"%s\"><link_ctn id=\"spine%d_%d\"/></route>\n",
-                        ind, top_name(a, sizeof a, j - 1, 2 * h),
-                        top_name(b, sizeof b, j - 1, 2 * h + 1), j, h);
+            if (2 * h + 1 < gen_groups_at(t, j - 1)) {
+                snprintf(id, sizeof id, "spine%d_%d", j, h);
+                pemit_route(e, top_name(a, sizeof a, j - 1, 2 * h),
+                            top_name(b, sizeof b, j - 1, 2 * h + 1), id);
+            }
     }
     for (int j = 1; j < k && j + 1 < t->nlevels; j++) {
         GROUPS(j, lo, hi)
-        for (int h = lo; h < hi; h++)
-            fprintf(f, "%s<route src=\"%s\" dst=\"%s\"><link_ctn id=\"trunk%d_%d\"/></route>\n",
-                    ind, top_name(a, sizeof a, j, h), top_name(b, sizeof b, j + 1, h / 2), j, h);
+        for (int h = lo; h < hi; h++) {
+            snprintf(id, sizeof id, "trunk%d_%d", j, h);
+            pemit_route(e, top_name(a, sizeof a, j, h), top_name(b, sizeof b, j + 1, h / 2), id);
+        }
     }
 #undef GROUPS
 }
 
 int gen_write(FILE *f, const gen_tree_t *t, const char *command)
 {
-    char name[64], a[48], b[48], za[48], zb[48];
+    char name[64], a[48], b[48], za[48], zb[48], id[48];
     if (t->cpus_per_node == 2)
         snprintf(name, sizeof name, "fat%d", t->ncpus);
     else
         snprintf(name, sizeof name, "fat%d-k%d", t->ncpus, t->cpus_per_node);
-    write_header(f, t, name, command);
+    pemit_t e;
+    pemit_begin(&e, f);
+    write_header(&e, t, name, command);
     /* One zone: DijkstraCache computes routes when asked (Floyd would cost
      * O(V^3) at load time). Several: see generate.h. */
-    fprintf(f, "<platform version=\"4.1\">\n  <zone id=\"%s\" routing=\"%s\">\n", name,
-            t->nzones > 1 ? "Floyd" : "DijkstraCache");
-    for (size_t i = 0; i < sizeof kProps / sizeof kProps[0]; i++)
-        fprintf(f, "    <!-- %s -->\n    <prop id=\"%s\" value=\"%s\"/>\n", kProps[i].comment,
-                kProps[i].id, kProps[i].value);
+    pemit_platform_open(&e);
+    pemit_zone_open(&e, name, t->nzones > 1 ? "Floyd" : "DijkstraCache");
+    for (size_t i = 0; i < sizeof kProps / sizeof kProps[0]; i++) {
+        pemit_comment(&e, "%s", kProps[i].comment);
+        if (kProps[i].id)
+            pemit_prop(&e, kProps[i].id, "%s", kProps[i].value);
+    }
     if (t->nzones == 1) {
-        write_group(f, t, t->nlevels, 0, "    ", 1);
-        fprintf(f, "  </zone>\n</platform>\n");
-        return ferror(f) ? -1 : 0;
+        write_group(&e, t, t->nlevels, 0, 1);
+        pemit_zone_close(&e);
+        pemit_platform_close(&e);
+        return pemit_end(&e);
     }
     const int J = t->zone_level, H = t->nlevels;
     for (int g = 0; g < t->nzones; g++) {
-        fprintf(f, "    <zone id=\"%s\" routing=\"DijkstraCache\">\n",
-                zone_name(za, sizeof za, t, J, g));
-        write_group(f, t, J, g, "      ", g == 0);
-        fprintf(f, "    </zone>\n");
+        pemit_zone_open(&e, zone_name(za, sizeof za, t, J, g), "DijkstraCache");
+        write_group(&e, t, J, g, g == 0);
+        pemit_zone_close(&e);
     }
-    fprintf(f, "    <!-- the top routers above the zones, one zone each -->\n");
+    pemit_comment(&e, "the top routers above the zones, one zone each");
     for (int k = J + 1; k < H; k++)
         for (int g = 0; g < gen_groups_at(t, k); g++)
-            fprintf(f, "    <zone id=\"%s\" routing=\"Full\"><router id=\"%s\"/></zone>\n",
-                    zone_name(za, sizeof za, t, k, g), top_name(a, sizeof a, k, g));
-    fprintf(f, "    <!-- the spine links above the zones (see the first zone) -->\n");
+            pemit_router_zone(&e, zone_name(za, sizeof za, t, k, g), top_name(a, sizeof a, k, g));
+    pemit_comment(&e, "the spine links above the zones (see the first zone)");
     for (int k = J + 1; k <= H; k++)
         for (int g = 0; 2 * g + 1 < gen_groups_at(t, k - 1); g++)
-            spine_link(f, "    ", "spine", k, g);
+            spine_link(&e, "spine", k, g);
     for (int k = J; k + 1 < H; k++)
         for (int g = 0; g < gen_groups_at(t, k); g++)
-            spine_link(f, "    ", "trunk", k, g);
+            spine_link(&e, "trunk", k, g);
     for (int k = J + 1; k <= H; k++)
-        for (int g = 0; 2 * g + 1 < gen_groups_at(t, k - 1); g++)
-            fprintf(f,
-                    "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s\" gw_dst=\"%s\">"
-                    "<link_ctn id=\"spine%d_%d\"/></zoneRoute>\n",
-                    zone_name(za, sizeof za, t, k - 1, 2 * g),
-                    zone_name(zb, sizeof zb, t, k - 1, 2 * g + 1),
-                    top_name(a, sizeof a, k - 1, 2 * g), top_name(b, sizeof b, k - 1, 2 * g + 1), k,
-                    g);
+        for (int g = 0; 2 * g + 1 < gen_groups_at(t, k - 1); g++) {
+            snprintf(id, sizeof id, "spine%d_%d", k, g);
+            pemit_zone_route(&e, zone_name(za, sizeof za, t, k - 1, 2 * g),
+                             zone_name(zb, sizeof zb, t, k - 1, 2 * g + 1),
+                             top_name(a, sizeof a, k - 1, 2 * g),
+                             top_name(b, sizeof b, k - 1, 2 * g + 1), id);
+        }
     for (int k = J; k + 1 < H; k++)
-        for (int g = 0; g < gen_groups_at(t, k); g++)
-            fprintf(f,
-                    "    <zoneRoute src=\"%s\" dst=\"%s\" gw_src=\"%s\" gw_dst=\"%s\">"
-                    "<link_ctn id=\"trunk%d_%d\"/></zoneRoute>\n",
-                    zone_name(za, sizeof za, t, k, g), zone_name(zb, sizeof zb, t, k + 1, g / 2),
-                    top_name(a, sizeof a, k, g), top_name(b, sizeof b, k + 1, g / 2), k, g);
-    fprintf(f, "  </zone>\n</platform>\n");
-    return ferror(f) ? -1 : 0;
+        for (int g = 0; g < gen_groups_at(t, k); g++) {
+            snprintf(id, sizeof id, "trunk%d_%d", k, g);
+            pemit_zone_route(&e, zone_name(za, sizeof za, t, k, g),
+                             zone_name(zb, sizeof zb, t, k + 1, g / 2), top_name(a, sizeof a, k, g),
+                             top_name(b, sizeof b, k + 1, g / 2), id);
+        }
+    pemit_zone_close(&e);
+    pemit_platform_close(&e);
+    return pemit_end(&e);
 }
