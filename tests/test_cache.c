@@ -1,5 +1,5 @@
 /* test_cache: the cache hierarchy (cache.c) alone and under the coherence
- * model (mem.c): set index and LRU order, capacity and dirty eviction,
+ * model (coherence.c): set index and LRU order, capacity and dirty eviction,
  * inclusion, invalidation by another CPU's write, shared levels, code
  * fetches, footprints and flush.
  *

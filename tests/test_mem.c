@@ -1,4 +1,4 @@
-/* test_mem: the coherence cost model of mem.c against its cost table.
+/* test_mem: the coherence cost model of coherence.c against its cost table.
  *
  * mem_create needs the route latencies, so each test runs sim_run on
  * numa32 with no CPU programs and does its checks in the setup hook, where

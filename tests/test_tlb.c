@@ -1,4 +1,4 @@
-/* test_tlb: the TLBs (tlb.c) alone and under the memory model (mem.c): set
+/* test_tlb: the TLBs (tlb.c) alone and under the memory model (coherence.c): set
  * index and LRU order, the second level filling the first and not
  * inclusive, the code side apart from the data side, the footprints'
  * pages, and what a translation costs an access: nothing in the first

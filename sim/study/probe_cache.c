@@ -39,7 +39,7 @@
  * The simulated caches evict by LRU. The tick's footprint fills them in
  * order, so a level loses the pair's lines at once when the tick reaches
  * its capacity; the noise's and the work's pages lie at random frames, so
- * they evict set by set (mem.c). Either way the curve is sampled only at
+ * they evict set by set (coherence.c). Either way the curve is sampled only at
  * the pauses (--pauses), and a fit places a footprint no finer.
  *
  * pages_N: the same chase through N pages, one line in each (at a random

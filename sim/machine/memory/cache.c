@@ -23,7 +23,7 @@
  * victim) leaves every level above k of the CPUs that share k's instance;
  * leaving the last level, it is lost to them (drop callback). So a line a
  * CPU holds in any level is in its last level, which is where the coherence
- * model (mem.c) looks when it asks whether the CPU holds it.
+ * model (coherence.c) looks when it asks whether the CPU holds it.
  */
 #include "cache.h"
 #include "lru_set.h"
@@ -516,7 +516,7 @@ static inline uint64_t *first_set(const hier_t *h, hier_side_t side, int cpu, ui
     return L->blk[k * L->nsets + set_index(L, tag)];
 }
 
-/* always_inline: on most accesses, from mem.c; link-time optimisation
+/* always_inline: on most accesses, from coherence.c; link-time optimisation
  * inlines it there, a build without it calls it. */
 __attribute__((always_inline)) inline int hier_first_way(const hier_t *h, int cpu, uint64_t tag,
                                                          hier_side_t side, int *level)

@@ -1,5 +1,5 @@
 /* cache: a platform's cache hierarchy, the set-associative LRU caches of
- * every CPU, shared or not, without coherence (mem.c keeps that).
+ * every CPU, shared or not, without coherence (coherence.c keeps that).
  *
  * The hierarchy tracks where a line sits in the levels a CPU reaches, so
  * that a hit costs its level's latency and capacity evicts. It is

@@ -1,4 +1,4 @@
-/* mem: the coherence directory, the entry point of every access. Theory
+/* coherence: the coherence directory, the entry point of every access. Theory
  * of operation.
  *
  * State per line: `owner` (the CPU holding it exclusive, E or M; -1 if none)
@@ -45,7 +45,7 @@
  * order, the counters and the dirty bit, so it skips the paths above;
  * anything else is mem_access.
  */
-#include "mem_internal.h"
+#include "memory_internal.h"
 #include "xalloc.h"
 
 #include <string.h>

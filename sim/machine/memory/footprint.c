@@ -1,10 +1,10 @@
-/* mem_footprint: what other code brings into a CPU's caches (platform.h's
+/* footprint: what other code brings into a CPU's caches (platform.h's
  * footprints), by LRU through every data level, at no cost in cycles: the
  * tick's own lines (the same each tick), fresh lines for plain work, and
  * fresh lines for the time since the last call (other software). Their
  * tags are foreign (tags.h); their pages go through the data TLBs.
  */
-#include "mem_internal.h"
+#include "memory_internal.h"
 #include "xalloc.h"
 
 void mem_footprint_init(mem_t *m)

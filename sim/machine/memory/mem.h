@@ -13,7 +13,7 @@
  * simulated code touches memory: they update the state and return what the
  * access costs, in cycles, from the platform's figures and its node-to-node
  * route latencies. Nothing here knows SimGrid; the caller
- * (simgrid/simulated.c) charges the time. mem_internal.h says which file
+ * (simgrid/simulated.c) charges the time. memory_internal.h says which file
  * does what.
  */
 #ifndef NUMASIM_MEM_H

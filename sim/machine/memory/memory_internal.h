@@ -1,13 +1,13 @@
-/* mem_internal: the state that the files of the memory system share:
+/* memory_internal: the state that the files of the memory system share:
  *
- *   mem.c            the coherence directory: line states, what an access
- *                    costs, flushes (the entry points of mem.h)
- *   mem_words.c      memory as words and lines: allocation, peek and poke
- *   mem_translate.c  the TLBs' part of an access: translation and walks
- *   mem_footprint.c  what other code brings into a CPU's caches
+ *   coherence.c  the coherence directory: line states, what an access
+ *                costs, flushes (the entry points of mem.h)
+ *   words.c      memory as words and lines: allocation, peek and poke
+ *   translate.c  the TLBs' part of an access: translation and walks
+ *   footprint.c  what other code brings into a CPU's caches
  *
- * Calls go one way: mem.c calls the other three, mem_footprint.c calls
- * mem_translate.c. Not an API: mem.h is.
+ * Calls go one way: coherence.c calls the other three, footprint.c calls
+ * translate.c. Not an API: mem.h is.
  */
 #ifndef NUMASIM_MEM_INTERNAL_H
 #define NUMASIM_MEM_INTERNAL_H
@@ -120,12 +120,12 @@ static inline int line_held(const line_t *l, int cpu)
     return (l->owner == cpu) | ((l->owner < 0) & is_sharer(l, cpu));
 }
 
-/* mem_words.c: the first lines and words of m (line 0 holds address 0 and
+/* words.c: the first lines and words of m (line 0 holds address 0 and
  * is never allocated), and handing them back. */
 void mem_words_init(mem_t *m);
 void mem_words_free(mem_t *m);
 
-/* mem_translate.c: m's TLBs from its platform (none: m->tlb NULL). */
+/* translate.c: m's TLBs from its platform (none: m->tlb NULL). */
 void mem_translate_init(mem_t *m);
 /* cpu translates a on side (code 1, data 0): what it costs, the walk's
  * page-table read included, and m->xl_level, m->xl_cost set. Comes first
@@ -136,7 +136,7 @@ uint32_t mem_translate(mem_t *m, int cpu, maddr_t a, int code);
  * fp_lines_per_page lines a page, go through cpu's data TLBs, in order. */
 void mem_translate_foreign(mem_t *m, int cpu, uint64_t base, uint64_t first, uint64_t last);
 
-/* mem_footprint.c: the footprints' per-CPU state (with levels only). */
+/* footprint.c: the footprints' per-CPU state (with levels only). */
 void mem_footprint_init(mem_t *m);
 void mem_footprint_free(mem_t *m);
 

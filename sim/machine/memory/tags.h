@@ -2,7 +2,7 @@
  *
  * A cache holds 64-bit tags and a TLB page numbers, in LRU sets
  * (lru_set.h). A memory line's tag is its index in the coherence model's
- * line array (mem.c), a page's number its address / page_bytes + 1, both
+ * line array (coherence.c), a page's number its address / page_bytes + 1, both
  * far below bit 40. Whatever is not memory that the coherence model tracks
  * (the lines and pages that footprints and page-table walks bring in) is
  * foreign, and its tag says where it came from:

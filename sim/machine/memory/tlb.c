@@ -3,7 +3,7 @@
  * Up to four structures per CPU, as the platform names them (platform.h):
  *
  *   side  first level  second level  a miss of both
- *   data  dtlb1        dtlb2         a walk: mem.c reads the page-table
+ *   data  dtlb1        dtlb2         a walk: coherence.c reads the page-table
  *   code  itlb1        itlb2         line through the data caches
  *
  * Each is nsets sets of `ways` page numbers, most recent first (true LRU,

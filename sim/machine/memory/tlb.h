@@ -2,7 +2,7 @@
  * and LRU, one first level per side (data, code) and an optional second.
  *
  * A translation looks in the side's first level, then its second; a page
- * found in neither is walked (mem.c pays the walk) and filled into both.
+ * found in neither is walked (coherence.c pays the walk) and filled into both.
  * The levels are not inclusive: a page leaving the second level stays in
  * the first. Nothing here is shared between CPUs: a TLB is per CPU, and
  * the model has no shootdowns (the timer core never unmaps). Pages are

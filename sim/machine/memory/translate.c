@@ -1,10 +1,10 @@
-/* mem_translate: the TLBs' part of an access. A translation found in a
+/* translate: the TLBs' part of an access. A translation found in a
  * TLB costs that level's latency; a walk costs walk_cycles plus the read
  * of the page-table entries' line through the data caches (a foreign line
  * of its own, TAG_PTE: one for every ptes-per-line pages, the same for all
  * CPUs), which can evict what the access then wants.
  */
-#include "mem_internal.h"
+#include "memory_internal.h"
 
 void mem_translate_init(mem_t *m)
 {

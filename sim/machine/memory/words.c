@@ -1,10 +1,10 @@
-/* mem_words: simulated memory as 64-bit words, carved into lines of
+/* words: simulated memory as 64-bit words, carved into lines of
  * line_bytes (the platform's), each with a home node. Allocation only
  * grows: an address is never reused, so a freed object's later writes can
  * be counted (mem_freed_writes).
  */
 #define _GNU_SOURCE /* mremap */
-#include "mem_internal.h"
+#include "memory_internal.h"
 #include "zmap.h"
 
 #include <string.h>

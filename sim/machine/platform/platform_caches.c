@@ -262,7 +262,7 @@ static int read_tlbs(platform_t *p, err_t *e)
         if (q && !p->tlb[TLB_DTLB1].entries)
             return where(p, q, e, "property '%s' given without 'dtlb1_entries'", only[i]);
     }
-    /* the density places footprint lines in the caches too (mem.c) */
+    /* the density places footprint lines in the caches too (coherence.c) */
     const platform_param_t *fq = platform_param(p, "footprint_lines_per_page");
     if (fq && !p->cache[CACHE_L1D].bytes)
         return where(p, fq, e,
