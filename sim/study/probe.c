@@ -37,46 +37,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Operations per sample of the cheap probes (hit, atomic_held, timer_ops):
- * one of them alone is below the resolution of some hosts' counters (a
- * virtual machine's TSC may advance by 20 at a time). */
-#define PROBE_BATCH 32
-
 const char *const probe_csv_header =
     "probe,platform,from_cpu,to_cpu,from_node,to_node,median_cycles,p10_cycles,p90_cycles,reps";
 
-static maddr_t probe_alloc(machine_t *m, int node, size_t bytes)
-{
-    return machine_alloc(m, node, bytes);
-}
-
 /* --- the cells ------------------------------------------------------------ */
-
-cell_t *probe_add_cell(probe_ctx_t *X, machine_t *m, kind_t kind, int from, int to, int home, int k,
-                       int with_line)
-{
-    if (X->ncells == X->cap) {
-        X->cap = X->cap ? 2 * X->cap : 64;
-        X->cells = realloc(X->cells, sizeof *X->cells * (size_t)X->cap);
-        if (!X->cells)
-            abort();
-    }
-    cell_t *c = &X->cells[X->ncells++];
-    memset(c, 0, sizeof *c);
-    c->kind = kind;
-    c->from = from;
-    c->to = to;
-    c->home = home;
-    c->nsharers = k;
-    c->reps = X->reps;
-    c->batch = kind == K_HIT || kind == K_ATOMIC || kind == K_TIMER_OPS ? PROBE_BATCH : 1;
-    if (with_line)
-        c->line = probe_alloc(m, home, 2 * (size_t)X->p->line_bytes);
-    c->sample = calloc((size_t)X->reps, sizeof *c->sample);
-    if (!c->sample)
-        abort();
-    return c;
-}
 
 static void add_cell(probe_ctx_t *X, machine_t *m, kind_t kind, int from, int to, int home, int k)
 {
@@ -107,8 +71,8 @@ static void setup(machine_t *m, void *arg)
 {
     probe_ctx_t *X = arg;
     const platform_t *p = X->p;
-    X->bar_count = probe_alloc(m, 0, (size_t)p->line_bytes);
-    X->bar_gen = probe_alloc(m, 0, (size_t)p->line_bytes);
+    X->bar_count = machine_alloc(m, 0, (size_t)p->line_bytes);
+    X->bar_gen = machine_alloc(m, 0, (size_t)p->line_bytes);
     int c0 = 0, n0 = p->cpu_node[0];
     add_cell(X, m, K_OVERHEAD, c0, c0, n0, 0);
     add_cell(X, m, K_HIT, c0, c0, n0, 0);
@@ -158,18 +122,6 @@ static void setup(machine_t *m, void *arg)
 
 /* --- the programs ------------------------------------------------------- */
 
-void probe_barrier(cpu_t *c, const probe_ctx_t *X)
-{
-    cpu_progress(c); /* for the native machine's watchdog */
-    uint64_t gen = cpu_read(c, X->bar_gen);
-    if (cpu_fetch_add(c, X->bar_count, 1) == (uint64_t)X->p->ncpus - 1) {
-        cpu_write(c, X->bar_count, 0);
-        cpu_write(c, X->bar_gen, gen + 1);
-    } else {
-        cpu_spin_while_eq(c, X->bar_gen, gen);
-    }
-}
-
 static int is_sharer(const cell_t *k, int id, int ncpus)
 {
     for (int i = 1; i <= k->nsharers; i++)
@@ -179,12 +131,6 @@ static int is_sharer(const cell_t *k, int id, int ncpus)
 }
 
 /* Puts the line in the state the cell measures from. */
-void probe_timer_pair(cpu_t *c, const probe_ctx_t *X)
-{
-    mod_timer(c, X->tc, X->timer, read_jiffies(c, X->tc) + 100);
-    del_timer(c, X->tc, X->timer);
-}
-
 static void prepare(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep, int ncpus)
 {
     int id = cpu_id(c);

@@ -1,12 +1,19 @@
-/* probe_internal: what probe.c (the cells, the program, the statistics) and
- * probe_cache.c (the pointer chase and the pause probes) share. Not an API:
- * only these two files include it. */
+/* probe_internal: what the probe's files share: probe.c (the coherence
+ * probes, the program, the statistics), probe_cache.c (the pointer chase
+ * and the pause probes) and probe_cell.c (the cells, the barrier, the timer
+ * pair). Calls go one way: probe.c -> probe_cache.c -> probe_cell.c. Not an
+ * API: only these files include it. */
 #ifndef NUMASIM_PROBE_INTERNAL_H
 #define NUMASIM_PROBE_INTERNAL_H
 
 #include "cpu.h"
 #include "probe.h"
 #include "timer/timer.h"
+
+/* Operations per sample of the cheap probes (hit, atomic_held, timer_ops):
+ * one of them alone is below the resolution of some hosts' counters (a
+ * virtual machine's TSC may advance by 20 at a time). */
+#define PROBE_BATCH 32
 
 typedef enum {
     K_OVERHEAD,
@@ -56,13 +63,15 @@ typedef struct {
     int err;
 } probe_ctx_t;
 
-/* Appends a cell (reps samples of batch operations); a line of its own,
- * with a spare after it, is allocated on home when with_line is set. */
+/* probe_cell.c: appends a cell (reps samples of batch operations); a line
+ * of its own, with a spare after it, is allocated on home when with_line
+ * is set. */
 cell_t *probe_add_cell(probe_ctx_t *X, machine_t *m, kind_t kind, int from, int to, int home, int k,
                        int with_line);
-/* All CPUs meet (a counter and a generation word in machine memory). */
+/* probe_cell.c: all CPUs meet (a counter and a generation word in machine
+ * memory). */
 void probe_barrier(cpu_t *c, const probe_ctx_t *X);
-/* mod_timer then del_timer of the probe's timer. */
+/* probe_cell.c: mod_timer then del_timer of the probe's timer. */
 void probe_timer_pair(cpu_t *c, const probe_ctx_t *X);
 
 /* probe_cache.c: the most pages of a pages_N row on p (0: no row). */
