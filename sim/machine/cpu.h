@@ -1,7 +1,7 @@
 /* cpu: the machine API. Every layer above the machine (timer core,
  * strategies, the run's programs, the oracle, the probes) touches memory and
  * time only through these functions, so the same code runs on two machines
- * (dispatched at run time, see machine_backend.h):
+ * (dispatched at run time, see backend/machine_backend.h):
  *
  *   simulated  (machine/simgrid/) CPUs are coroutines of one SimGrid actor
  *              (one actor each under the reference scheduler); each access
