@@ -363,7 +363,19 @@ static void bench_usage(FILE *f)
                "empty timer wheel, against those without a tick. --cpus as for run.\n");
 }
 
-int cli_bench(int argc, char **argv)
+/* The options of `numasim bench`. */
+typedef struct {
+    const char *csv_path;        /* -o, or NULL */
+    const char *paper, *scaling; /* files or names (cli_find), then paths */
+    int no_scaling, native, hz_set;
+    const char *native_cpus;
+    long hz;
+    char paper_path[4400], scaling_path[4400];
+} bench_opts_t;
+
+/* Parses the options into o. Returns 0, 1 when --help was printed, or -1
+ * with e (empty: the usage was printed). */
+static int bench_parse_opts(int argc, char **argv, bench_opts_t *o, err_t *e)
 {
     static const struct option opts[] = {{"paper", required_argument, NULL, 'p'},
                                          {"scaling", required_argument, NULL, 's'},
@@ -374,98 +386,78 @@ int cli_bench(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {"output", required_argument, NULL, 'o'},
                                          {NULL, 0, NULL, 0}};
-    const char *csv_path = NULL;
-    const char *paper = "paper-table", *scaling = "scaling"; /* names: see cli_find */
-    int o, no_scaling = 0, native = 0;
-    const char *native_cpus = NULL;
-    long hz = 1000;
-    int hz_set = 0;
+    int c;
     optind = 1;
-    while ((o = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        if (o == 'o')
-            csv_path = optarg;
-        else if (o == 'p')
-            paper = optarg;
-        else if (o == 's')
-            scaling = optarg;
-        else if (o == 'n')
-            no_scaling = 1;
-        else if (o == 'N')
-            native = 1;
-        else if (o == 'C')
-            native_cpus = optarg;
-        else if (o == 'z') {
-            if (err_parse_long(optarg, &hz) < 0 || hz < 1 || hz > 100000) {
-                fprintf(stderr, "--hz: expected a whole number from 1 to 100000, not '%s'\n",
-                        optarg);
-                return ERR_EXIT;
-            }
-            hz_set = 1;
-        } else if (o == 'h') {
+    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+        if (c == 'o')
+            o->csv_path = optarg;
+        else if (c == 'p')
+            o->paper = optarg;
+        else if (c == 's')
+            o->scaling = optarg;
+        else if (c == 'n')
+            o->no_scaling = 1;
+        else if (c == 'N')
+            o->native = 1;
+        else if (c == 'C')
+            o->native_cpus = optarg;
+        else if (c == 'z') {
+            if (err_parse_long(optarg, &o->hz) < 0 || o->hz < 1 || o->hz > 100000)
+                return err_set(e, NULL, 0,
+                               "--hz: expected a whole number from 1 to 100000, not '%s'", optarg);
+            o->hz_set = 1;
+        } else if (c == 'h') {
             bench_usage(stdout);
-            return 0;
+            return 1;
         } else {
             bench_usage(stderr);
-            return ERR_EXIT;
+            return cli_err_printed(e);
         }
     }
     if (optind != argc) {
         bench_usage(stderr);
-        return ERR_EXIT;
+        return cli_err_printed(e);
     }
-    if (!native && (native_cpus || hz_set)) {
-        fprintf(stderr, "numasim bench: %s applies to --native only\n",
-                native_cpus ? "--cpus" : "--hz");
-        return ERR_EXIT;
-    }
-    err_t e = {{0}};
-    if (native) {
-        if (bench_native(native_cpus, (int)hz, stdout, &e) < 0) {
-            fprintf(stderr, "%s\n", e.msg);
-            return ERR_EXIT;
-        }
-        return 0;
-    }
-    char paper_path[4400], scaling_path[4400];
-    char *found = cli_find(paper, "scenario", &e);
-    if (!found) {
-        fprintf(stderr, "%s\n", e.msg);
-        return ERR_EXIT;
-    }
-    snprintf(paper_path, sizeof paper_path, "%s", found);
-    free(found);
-    paper = paper_path;
-    if (!no_scaling) {
-        if (!(found = cli_find(scaling, "scenario", &e))) {
-            fprintf(stderr, "%s\n", e.msg);
-            return ERR_EXIT;
-        }
-        snprintf(scaling_path, sizeof scaling_path, "%s", found);
-        free(found);
-        scaling = scaling_path;
-    }
-    scenario_t *ps = scenario_load(paper, NULL, 0, &e);
-    if (!ps) {
-        fprintf(stderr, "%s\n", e.msg);
-        return ERR_EXIT;
-    }
-    scenario_free(ps);
-    FILE *csv = NULL; /* opened first: an unwritable path fails before the runs */
-    if (csv_path && !no_scaling && !(csv = outfile_open(csv_path, &e))) {
-        fprintf(stderr, "%s\n", e.msg);
-        return ERR_EXIT;
-    }
-    char tmpdir[] = "/tmp/numasim-bench-XXXXXX";
-    if (!mkdtemp(tmpdir)) {
-        perror("numasim bench: mkdtemp");
-        if (csv)
-            outfile_abort(csv, csv_path);
-        return 1;
-    }
-    char out[512];
-    snprintf(out, sizeof out, "%s/out.csv", tmpdir);
+    if (!o->native && (o->native_cpus || o->hz_set))
+        return err_set(e, NULL, 0, "numasim bench: %s applies to --native only",
+                       o->native_cpus ? "--cpus" : "--hz");
+    return 0;
+}
 
-    printf("numasim %s bench on %ld CPUs\n\n", NUMASIM_VERSION, sysconf(_SC_NPROCESSORS_ONLN));
+/* Finds the scenario arg into path[4400]. Returns 0, or -1 with e. */
+static int find_scenario(const char *arg, char *path, err_t *e)
+{
+    char *found = cli_find(arg, "scenario", e);
+    if (!found)
+        return -1;
+    snprintf(path, 4400, "%s", found);
+    free(found);
+    return 0;
+}
+
+/* Finds the two scenarios and checks that paper-table loads. Returns 0, or
+ * -1 with e. */
+static int bench_find_inputs(bench_opts_t *o, err_t *e)
+{
+    if (find_scenario(o->paper, o->paper_path, e) < 0)
+        return -1;
+    o->paper = o->paper_path;
+    if (!o->no_scaling) {
+        if (find_scenario(o->scaling, o->scaling_path, e) < 0)
+            return -1;
+        o->scaling = o->scaling_path;
+    }
+    scenario_t *ps = scenario_load(o->paper, NULL, 0, e);
+    if (!ps)
+        return -1;
+    scenario_free(ps);
+    return 0;
+}
+
+/* The start-up of a numasim process, then paper-table's wall time and
+ * memory (its output to out). Returns 0, or 1 when the run failed. */
+static int bench_paper(const char *paper, char *out)
+{
     double wall, rss;
     char *help_argv[] = {"numasim", "--help", NULL};
     double start = 1e9;
@@ -478,66 +470,88 @@ int cli_bench(int argc, char **argv)
     int rc = run_child(run_argv, 0, &wall, &rss);
     printf("paper-table (%s): %.3f s wall, %.1f MiB peak memory%s\n", paper, wall, rss,
            rc ? "  [FAILED]" : "");
+    return rc != 0;
+}
 
-    /* Five rounds, interleaved, each figure the median of its five: a
-     * simulation lasts some 20 ms here, and single runs of it moved the
-     * ratio by half on this shared machine. A round runs the simulation
-     * and the bare loop of as many sleeps, then both RATE_LONGER times as
-     * long: the differences are the rates at the margin. */
+/* The rounds of bench_rates: each a simulation, the bare loop of as many
+ * sleeps, then both RATE_LONGER times as long. */
+typedef struct {
     rate_t sim[RATE_PAIRS], bare[RATE_PAIRS], siml[RATE_PAIRS], barel[RATE_PAIRS];
     double ts[RATE_PAIRS], tb[RATE_PAIRS], ratio[RATE_PAIRS], tsl[RATE_PAIRS], tbl[RATE_PAIRS];
+} rounds_t;
+
+/* Runs the rounds; returns whether every one succeeded. */
+static int run_rounds(const char *paper, rounds_t *R)
+{
     int ok = 1;
     for (int i = 0; i < RATE_PAIRS && ok; i++) {
-        sim[i] = sim_rate(paper, RATE_SIM, 1);
-        long sleeps = sim[i].accesses > 0 ? (long)sim[i].accesses : 1000000;
-        bare[i] = sim_rate(paper, RATE_BARE, sleeps);
-        siml[i] = sim_rate(paper, RATE_SIM, RATE_LONGER);
-        long sleepsl = siml[i].accesses > 0 ? (long)siml[i].accesses : 1000000;
-        barel[i] = sim_rate(paper, RATE_BARE, sleepsl);
-        ok = sim[i].rc == 0 && bare[i].rc == 0 && sim[i].seconds > 0 && bare[i].seconds > 0 &&
-             siml[i].rc == 0 && barel[i].rc == 0 && siml[i].accesses > sim[i].accesses;
+        R->sim[i] = sim_rate(paper, RATE_SIM, 1);
+        long sleeps = R->sim[i].accesses > 0 ? (long)R->sim[i].accesses : 1000000;
+        R->bare[i] = sim_rate(paper, RATE_BARE, sleeps);
+        R->siml[i] = sim_rate(paper, RATE_SIM, RATE_LONGER);
+        long sleepsl = R->siml[i].accesses > 0 ? (long)R->siml[i].accesses : 1000000;
+        R->barel[i] = sim_rate(paper, RATE_BARE, sleepsl);
+        ok = R->sim[i].rc == 0 && R->bare[i].rc == 0 && R->sim[i].seconds > 0 &&
+             R->bare[i].seconds > 0 && R->siml[i].rc == 0 && R->barel[i].rc == 0 &&
+             R->siml[i].accesses > R->sim[i].accesses;
         if (ok) {
-            ts[i] = sim[i].seconds;
-            tb[i] = bare[i].seconds;
-            tsl[i] = siml[i].seconds;
-            tbl[i] = barel[i].seconds;
-            ratio[i] = bare[i].seconds / bare[i].accesses / (sim[i].seconds / sim[i].accesses);
+            R->ts[i] = R->sim[i].seconds;
+            R->tb[i] = R->bare[i].seconds;
+            R->tsl[i] = R->siml[i].seconds;
+            R->tbl[i] = R->barel[i].seconds;
+            R->ratio[i] =
+                R->bare[i].seconds / R->bare[i].accesses / (R->sim[i].seconds / R->sim[i].accesses);
         }
     }
-    if (ok) {
-        double ms = median(ts, RATE_PAIRS), mb = median(tb, RATE_PAIRS);
-        double rs = sim[0].accesses / ms, rb = bare[0].accesses / mb;
-        double da = siml[0].accesses - sim[0].accesses;
-        double ns_sim = (median(tsl, RATE_PAIRS) - ms) * 1e9 / da;
-        double ns_bare = (median(tbl, RATE_PAIRS) - mb) * 1e9 / da;
-        qsort(ratio, RATE_PAIRS, sizeof *ratio, cmp_double);
-        printf("simulation (first platform of %s, scan, warm): %.0f accesses in %.3f s = %.2f M "
-               "accesses/s\n  (%.0f baton passes between CPUs; %.0f of the accesses are spin reads "
-               "skipped by the fast-forward)\n",
-               paper, sim[0].accesses, ms, rs / 1e6, sim[0].switches, sim[0].batched);
-        printf("bare SimGrid loop (same platform, one sg_actor_sleep_for per step): %.0f sleeps "
-               "in %.3f s = %.2f M sleeps/s\n",
-               bare[0].accesses, mb, rb / 1e6);
-        printf("  (times: the medians of %d runs of each, interleaved; the pairs' ratios went from "
-               "%.0f%% to %.0f%%)\n",
-               RATE_PAIRS, 100.0 * ratio[0], 100.0 * ratio[RATE_PAIRS - 1]);
-        printf("ratio numasim / bare SimGrid: %.0f%%\n  (the simulation whole: its set-up and "
-               "its first touch of memory included)\n",
-               100.0 * rs / rb);
-        if (ns_sim > 0 && ns_bare > 0)
-            printf("ratio at the margin: %.0f%%\n  (%d times the calls: %.0f accesses more at "
-                   "%.1f ns each, against as many sleeps more at %.1f ns; fixed costs cancel)\n",
-                   100.0 * ns_bare / ns_sim, RATE_LONGER, da, ns_sim, ns_bare);
-        else {
-            printf("ratio at the margin: FAILED (a longer run was not slower)\n");
-            rc = 1;
-        }
-    } else {
+    return ok;
+}
+
+/* The simulation rate against the bare SimGrid loop, whole and at the
+ * margin. Five rounds, interleaved, each figure the median of its five: a
+ * simulation lasts some 20 ms here, and single runs of it moved the ratio
+ * by half on this shared machine. Returns 0, or 1 when a figure failed. */
+static int bench_rates(const char *paper)
+{
+    rounds_t R;
+    if (!run_rounds(paper, &R)) {
         printf("simulation rate: FAILED\n");
-        rc = 1;
+        return 1;
     }
-    /* The common access alone: the difference of two loop lengths removes
-     * the run's fixed costs (SimGrid, the memory, the first miss). */
+    const rate_t *sim = R.sim, *bare = R.bare, *siml = R.siml;
+    double ms = median(R.ts, RATE_PAIRS), mb = median(R.tb, RATE_PAIRS);
+    double rs = sim[0].accesses / ms, rb = bare[0].accesses / mb;
+    double da = siml[0].accesses - sim[0].accesses;
+    double ns_sim = (median(R.tsl, RATE_PAIRS) - ms) * 1e9 / da;
+    double ns_bare = (median(R.tbl, RATE_PAIRS) - mb) * 1e9 / da;
+    qsort(R.ratio, RATE_PAIRS, sizeof *R.ratio, cmp_double);
+    printf("simulation (first platform of %s, scan, warm): %.0f accesses in %.3f s = %.2f M "
+           "accesses/s\n  (%.0f baton passes between CPUs; %.0f of the accesses are spin reads "
+           "skipped by the fast-forward)\n",
+           paper, sim[0].accesses, ms, rs / 1e6, sim[0].switches, sim[0].batched);
+    printf("bare SimGrid loop (same platform, one sg_actor_sleep_for per step): %.0f sleeps "
+           "in %.3f s = %.2f M sleeps/s\n",
+           bare[0].accesses, mb, rb / 1e6);
+    printf("  (times: the medians of %d runs of each, interleaved; the pairs' ratios went from "
+           "%.0f%% to %.0f%%)\n",
+           RATE_PAIRS, 100.0 * R.ratio[0], 100.0 * R.ratio[RATE_PAIRS - 1]);
+    printf("ratio numasim / bare SimGrid: %.0f%%\n  (the simulation whole: its set-up and "
+           "its first touch of memory included)\n",
+           100.0 * rs / rb);
+    if (ns_sim > 0 && ns_bare > 0) {
+        printf("ratio at the margin: %.0f%%\n  (%d times the calls: %.0f accesses more at "
+               "%.1f ns each, against as many sleeps more at %.1f ns; fixed costs cancel)\n",
+               100.0 * ns_bare / ns_sim, RATE_LONGER, da, ns_sim, ns_bare);
+        return 0;
+    }
+    printf("ratio at the margin: FAILED (a longer run was not slower)\n");
+    return 1;
+}
+
+/* The common access alone: the difference of two loop lengths removes the
+ * run's fixed costs (SimGrid, the memory, the first miss). Returns 0, or 1
+ * when it failed. */
+static int bench_held(const char *paper)
+{
     double held_ns[2] = {0, 0};
     for (int w = 0; w < 2; w++) {
         rate_t a = sim_rate(paper, w ? RATE_WRITE : RATE_READ, HELD_SHORT);
@@ -547,51 +561,92 @@ int cli_bench(int argc, char **argv)
         else
             held_ns[w] = (b.seconds - a.seconds) * 1e9 / (double)(HELD_LONG - HELD_SHORT);
     }
-    if (held_ns[0] > 0 && held_ns[1] > 0)
+    if (held_ns[0] > 0 && held_ns[1] > 0) {
         printf("an access to a held line (same platform, CPU 0 alone, no ticks): read %.1f ns, "
                "write %.1f ns\n",
                held_ns[0], held_ns[1]);
-    else {
-        printf("an access to a held line: FAILED\n");
+        return 0;
+    }
+    printf("an access to a held line: FAILED\n");
+    return 1;
+}
+
+/* Every point of the scaling scenario (runs' output to out), its rows also
+ * into csv (may be NULL), which is committed when every point succeeded and
+ * removed otherwise. Returns 0, 1 when a point failed, or -1 with e. */
+static int bench_scaling(const char *scaling, char *out, FILE *csv, const char *csv_path, err_t *e)
+{
+    scenario_t *ss = scenario_load(scaling, NULL, 0, e);
+    if (!ss) {
+        if (csv)
+            outfile_abort(csv, csv_path);
+        return -1;
+    }
+    if (csv)
+        fprintf(csv, "cpus,wall_s,peak_mib,o1_wall_s,o1_us_per_cpu_call,scan_wall_s,"
+                     "scan_accesses,scan_ns_per_access,o1_margin_us_per_cpu_call\n");
+    printf("\nscaling (%s): per platform, one `numasim run` of the O(1) strategies and one "
+           "of the scan,\n%d calls x %d cache states each (a run repeated up to %d times "
+           "while the repeats take under %.1f s: the median); margin_us: the O(1)\n"
+           "strategies' cost per CPU x call from a second run with %d CPU x calls more "
+           "(at least twice the calls): the difference\n",
+           scaling, ss->calls, ss->ncaches, SHORT_RUNS, SHORT_TOTAL_S, MARGIN_WORK);
+    printf("%8s %10s %10s %12s %14s %14s %12s %14s %12s\n", "cpus", "wall_s", "peak_MiB",
+           "o1_wall_s", "us/(cpu*call)", "margin_us", "scan_wall_s", "scan_accesses", "ns/access");
+    int rc = 0;
+    for (int i = 0; i < ss->nplatforms; i++)
+        rc |= scaling_point(ss, scaling, ss->platforms[i], out, csv);
+    scenario_free(ss);
+    if (csv && rc) /* a failed point: no CSV that looks complete */
+        outfile_abort(csv, csv_path);
+    else if (csv && outfile_commit(csv, csv_path, e) < 0) {
+        fprintf(stderr, "%s\n", e->msg);
         rc = 1;
     }
+    return rc;
+}
 
-    if (!no_scaling) {
-        scenario_t *ss = scenario_load(scaling, NULL, 0, &e);
-        if (!ss) {
-            fprintf(stderr, "%s\n", e.msg);
-            if (csv)
-                outfile_abort(csv, csv_path);
-            rmdir(tmpdir);
-            return ERR_EXIT;
-        }
+/* The simulated benchmarks, in a temporary directory for the runs'
+ * outputs. Returns 0, 1 when one failed, or -1 with e. */
+static int bench_sim(const bench_opts_t *o, err_t *e)
+{
+    FILE *csv = NULL; /* opened first: an unwritable path fails before the runs */
+    if (o->csv_path && !o->no_scaling && !(csv = outfile_open(o->csv_path, e)))
+        return -1;
+    char tmpdir[] = "/tmp/numasim-bench-XXXXXX";
+    if (!mkdtemp(tmpdir)) {
+        perror("numasim bench: mkdtemp");
         if (csv)
-            fprintf(csv, "cpus,wall_s,peak_mib,o1_wall_s,o1_us_per_cpu_call,scan_wall_s,"
-                         "scan_accesses,scan_ns_per_access,o1_margin_us_per_cpu_call\n");
-        printf("\nscaling (%s): per platform, one `numasim run` of the O(1) strategies and one "
-               "of the scan,\n%d calls x %d cache states each (a run repeated up to %d times "
-               "while the repeats take under %.1f s: the median); margin_us: the O(1)\n"
-               "strategies' cost per CPU x call from a second run with %d CPU x calls more "
-               "(at least twice the calls): the difference\n",
-               scaling, ss->calls, ss->ncaches, SHORT_RUNS, SHORT_TOTAL_S, MARGIN_WORK);
-        printf("%8s %10s %10s %12s %14s %14s %12s %14s %12s\n", "cpus", "wall_s", "peak_MiB",
-               "o1_wall_s", "us/(cpu*call)", "margin_us", "scan_wall_s", "scan_accesses",
-               "ns/access");
-        for (int i = 0; i < ss->nplatforms; i++)
-            rc |= scaling_point(ss, scaling, ss->platforms[i], out, csv);
-        if (csv && rc) /* a failed point: no CSV that looks complete */
-            outfile_abort(csv, csv_path);
-        else if (csv && outfile_commit(csv, csv_path, &e) < 0) {
-            fprintf(stderr, "%s\n", e.msg);
-            rc = 1;
-        }
-        csv = NULL;
-        scenario_free(ss);
+            outfile_abort(csv, o->csv_path);
+        return 1;
+    }
+    char out[512], conf[600];
+    snprintf(out, sizeof out, "%s/out.csv", tmpdir);
+    snprintf(conf, sizeof conf, "%s/out.resolved.ini", tmpdir);
+    printf("numasim %s bench on %ld CPUs\n\n", NUMASIM_VERSION, sysconf(_SC_NPROCESSORS_ONLN));
+    int rc = bench_paper(o->paper, out);
+    rc |= bench_rates(o->paper);
+    rc |= bench_held(o->paper);
+    if (!o->no_scaling) {
+        int sc = bench_scaling(o->scaling, out, csv, o->csv_path, e);
+        rc = sc < 0 ? -1 : rc | sc;
     }
     unlink(out);
-    char conf[600];
-    snprintf(conf, sizeof conf, "%s/out.resolved.ini", tmpdir);
     unlink(conf);
     rmdir(tmpdir);
-    return rc ? 1 : 0;
+    return rc;
+}
+
+int cli_bench(int argc, char **argv)
+{
+    bench_opts_t o = {.paper = "paper-table", .scaling = "scaling", .hz = 1000};
+    err_t e = {{0}};
+    int rc = bench_parse_opts(argc, argv, &o, &e);
+    if (rc == 1)
+        return 0; /* --help */
+    if (rc == 0 && o.native)
+        rc = bench_native(o.native_cpus, (int)o.hz, stdout, &e);
+    else if (rc == 0 && (rc = bench_find_inputs(&o, &e)) == 0)
+        rc = bench_sim(&o, &e);
+    return cli_exit_code(rc, &e);
 }

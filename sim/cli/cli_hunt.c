@@ -35,6 +35,7 @@
 #include "outfile.h"
 #include "run.h"
 #include "scenario.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -215,9 +216,7 @@ static int cand_sets(const cand_t *c, const hunt_t *h, char (*buf)[KEYLEN], cons
 static int cand_load(const cand_t *c, const hunt_t *h, scenario_t **s, platform_t **p, err_t *e)
 {
     char buf[NKEYS + 3][KEYLEN];
-    const char **sets = calloc((size_t)h->nsets + NKEYS + 6, sizeof *sets);
-    if (!sets)
-        abort();
+    const char **sets = xcalloc((size_t)h->nsets + NKEYS + 6, sizeof *sets);
     int n = cand_sets(c, h, buf, sets);
     *s = scenario_load(h->path, sets, n, e);
     free(sets);
@@ -410,147 +409,225 @@ static void found_path(char *dst, size_t n, const char *out, const char *name, i
         snprintf(dst, n, "%s-%s", out, strategy_name(st));
 }
 
-static int hunt(const hunt_t *h, const scenario_t *base, strategy_id_t *strats, int nstrats,
-                long budget, long refine, unsigned long hseed, int jobs, int quiet, const char *out)
-{
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_taus2);
-    gsl_rng_set(r, hseed);
+/* The options of `numasim hunt`. */
+typedef struct {
+    const char *out; /* -o, or NULL */
+    const char **sets;
+    int nsets;
+    const char **snames; /* --strategy */
+    int nsn;
+    int quiet;
+    long budget, jobs, calls, refine, seed;
+} hunt_opts_t;
+
+/* The search: the start, and per strategy its corpus and best so far. */
+typedef struct {
+    const hunt_t *h;
+    const hunt_opts_t *o;
+    const strategy_id_t *strats;
+    int nstrats;
+    gsl_rng *r;
     cand_t start;
-    memset(&start, 0, sizeof start);
-    start.v[K_CPU] = base->cpu;
-    start.v[K_ARM] = base->arm_cpu >= 0 ? base->arm_cpu : (base->cpu + 1) % h->ncpus;
-    start.v[K_TK] = base->timekeeper_cpu;
-    start.v[K_FN] = (double)base->fn_cycles;
-    start.v[K_AT] = base->fn_rearm_at;
-    start.v[K_RJ] = base->fn_rearm_jiffies;
-    start.v[K_SP] = (double)base->spacing_cycles;
-    start.v[K_SJ] = (double)base->spacing_jitter_cycles;
-    start.v[K_JIT] = base->jitter_cycles;
-    start.v[K_SEED] = (double)base->seed;
-    start.bad_call = -1;
     cand_t corpus[STRAT_COUNT][CORPUS];
-    int ncorpus[STRAT_COUNT] = {0};
+    int ncorpus[STRAT_COUNT];
     cand_t best[STRAT_COUNT];
-    int has[STRAT_COUNT] = {0}, best_sim[STRAT_COUNT] = {0};
-    long sims = 0, since_better = 0;
-    int rc = 0, first = 1;
-    kid_t *kids = calloc((size_t)BATCH, sizeof *kids);
-    while (sims < budget && rc == 0) {
-        int all = 1;
-        for (int i = 0; i < nstrats; i++)
-            all &= has[strats[i]];
-        if (all && since_better >= refine)
-            break;
-        /* A batch: the same candidates whatever --jobs is. */
-        cand_t b[BATCH];
-        int nb = 0;
-        for (; nb < BATCH && sims + nb < budget; nb++) {
-            strategy_id_t st = strats[(sims + nb) % nstrats];
-            int nc = ncorpus[st];
-            cand_t *c = &b[nb];
-            if (first && nb < nstrats) {
-                *c = start; /* the scenario as given, once per strategy */
-            } else {
-                /* Parent: the best so far, a corpus member, or the start. */
-                double u = gsl_rng_uniform(r);
-                if (has[st] && u < 0.5)
-                    *c = best[st];
-                else if (nc && u < 0.85)
-                    *c = corpus[st][gsl_rng_uniform_int(r, (unsigned long)nc)];
-                else
-                    *c = start;
-                mutate(c, h, r);
-            }
-            c->strat = st;
-            c->bad_call = -1;
-            c->ok = 0;
+    int has[STRAT_COUNT], best_sim[STRAT_COUNT];
+    long sims, since_better;
+    int first; /* the first batch: the scenario as given */
+    kid_t kids[MAX_JOBS];
+} search_t;
+
+/* The scenario as given, as a candidate. */
+static void start_candidate(search_t *S, const scenario_t *base)
+{
+    cand_t *c = &S->start;
+    memset(c, 0, sizeof *c);
+    c->v[K_CPU] = base->cpu;
+    c->v[K_ARM] = base->arm_cpu >= 0 ? base->arm_cpu : (base->cpu + 1) % S->h->ncpus;
+    c->v[K_TK] = base->timekeeper_cpu;
+    c->v[K_FN] = (double)base->fn_cycles;
+    c->v[K_AT] = base->fn_rearm_at;
+    c->v[K_RJ] = base->fn_rearm_jiffies;
+    c->v[K_SP] = (double)base->spacing_cycles;
+    c->v[K_SJ] = (double)base->spacing_jitter_cycles;
+    c->v[K_JIT] = base->jitter_cycles;
+    c->v[K_SEED] = (double)base->seed;
+    c->bad_call = -1;
+}
+
+/* Draws the next batch into b: the same candidates whatever --jobs is.
+ * Returns its size. */
+static int draw_batch(search_t *S, cand_t *b)
+{
+    int nb = 0;
+    for (; nb < BATCH && S->sims + nb < S->o->budget; nb++) {
+        strategy_id_t st = S->strats[(S->sims + nb) % S->nstrats];
+        int nc = S->ncorpus[st];
+        cand_t *c = &b[nb];
+        if (S->first && nb < S->nstrats) {
+            *c = S->start; /* the scenario as given, once per strategy */
+        } else {
+            /* Parent: the best so far, a corpus member, or the start. */
+            double u = gsl_rng_uniform(S->r);
+            if (S->has[st] && u < 0.5)
+                *c = S->best[st];
+            else if (nc && u < 0.85)
+                *c = S->corpus[st][gsl_rng_uniform_int(S->r, (unsigned long)nc)];
+            else
+                *c = S->start;
+            mutate(c, S->h, S->r);
         }
-        first = 0;
-        for (int i = 0; i < nb && rc == 0;) {
-            int nrun = 0, idx[MAX_JOBS];
-            for (; i < nb && nrun < jobs; i++) {
-                if (kid_start(&kids[nrun], &b[i], h, 0) == 0)
-                    idx[nrun++] = i;
-            }
-            for (int j = 0; j < nrun; j++) {
-                hwire_t w;
-                memset(&w, 0, sizeof w);
-                if (kid_finish(&kids[j], &w) != 0) {
-                    rc = 1;
-                    continue;
-                }
-                cand_t *c = &b[idx[j]];
-                c->ok = 1;
-                c->bad_call = w.first_bad_call;
-                c->bad_cycle = w.first_bad_cycle;
-                c->g1 = w.g1;
-                c->g2 = w.g2;
-                c->score = score(c);
-            }
-        }
-        for (int i = 0; i < nb && rc == 0; i++) {
-            cand_t *c = &b[i];
-            sims++;
-            since_better++;
-            if (!c->ok)
+        c->strat = st;
+        c->bad_call = -1;
+        c->ok = 0;
+    }
+    S->first = 0;
+    return nb;
+}
+
+/* Simulates the nb candidates of b, --jobs at a time, and stores their
+ * results. Returns 0, or 1 when a simulation failed (printed). */
+static int run_batch(search_t *S, cand_t *b, int nb)
+{
+    int rc = 0;
+    for (int i = 0; i < nb && rc == 0;) {
+        int nrun = 0, idx[MAX_JOBS];
+        for (; i < nb && nrun < S->o->jobs; i++)
+            if (kid_start(&S->kids[nrun], &b[i], S->h, 0) == 0)
+                idx[nrun++] = i;
+        for (int j = 0; j < nrun; j++) {
+            hwire_t w;
+            memset(&w, 0, sizeof w);
+            if (kid_finish(&S->kids[j], &w) != 0) {
+                rc = 1;
                 continue;
-            strategy_id_t st = c->strat;
-            if (c->bad_call >= 0 && (!has[st] || c->score < best[st].score)) {
-                best[st] = *c;
-                best_sim[st] = (int)sims;
-                if (!has[st] && !quiet)
-                    fprintf(stderr, "\nnumasim hunt: %s violated at simulation %ld (call %d)\n",
-                            strategy_name(st), sims, c->bad_call);
-                has[st] = 1;
-                since_better = 0;
             }
-            /* Keep the corpus sorted, best first. */
-            int n = ncorpus[st], at = n;
-            while (at > 0 && corpus[st][at - 1].score > c->score)
-                at--;
-            if (at < CORPUS) {
-                if (n == CORPUS)
-                    n--;
-                memmove(&corpus[st][at + 1], &corpus[st][at], sizeof *c * (size_t)(n - at));
-                corpus[st][at] = *c;
-                ncorpus[st] = n + 1;
-            }
-        }
-        if (!quiet) {
-            fprintf(stderr, "\rnumasim hunt: %ld/%ld simulations", sims, budget);
-            for (int i = 0; i < nstrats; i++)
-                fprintf(stderr, ", %s %s", strategy_name(strats[i]),
-                        has[strats[i]] ? "found" : "none yet");
-            fflush(stderr);
+            cand_t *c = &b[idx[j]];
+            c->ok = 1;
+            c->bad_call = w.first_bad_call;
+            c->bad_cycle = w.first_bad_cycle;
+            c->g1 = w.g1;
+            c->g2 = w.g2;
+            c->score = score(c);
         }
     }
-    if (!quiet)
-        fprintf(stderr, "\n");
-    free(kids);
-    for (int i = 0; i < nstrats && rc == 0; i++) {
-        strategy_id_t st = strats[i];
-        if (!has[st]) {
-            printf("%s: no violation in %ld simulations\n", strategy_name(st), sims);
-            continue;
-        }
-        char path[4200];
-        found_path(path, sizeof path, out, base->name, nstrats > 1, st);
-        err_t e = {{0}};
-        if (write_found(path, &best[st], h, hseed, best_sim[st], &e) < 0) {
-            fprintf(stderr, "%s\n", e.msg);
-            rc = ERR_EXIT;
-            break;
-        }
-        printf("%s: violation at call %d (cycle %llu), found in simulation %d of %ld; "
-               "written to %s\n",
-               strategy_name(st), best[st].bad_call, (unsigned long long)best[st].bad_cycle,
-               best_sim[st], sims, path);
-    }
-    gsl_rng_free(r);
     return rc;
 }
 
-int cli_hunt(int argc, char **argv)
+/* Takes the batch's results in candidate order: a better violation becomes
+ * its strategy's best, and the corpus keeps the best CORPUS, sorted. */
+static void take_batch(search_t *S, const cand_t *b, int nb)
+{
+    for (int i = 0; i < nb; i++) {
+        const cand_t *c = &b[i];
+        S->sims++;
+        S->since_better++;
+        if (!c->ok)
+            continue;
+        strategy_id_t st = c->strat;
+        if (c->bad_call >= 0 && (!S->has[st] || c->score < S->best[st].score)) {
+            S->best[st] = *c;
+            S->best_sim[st] = (int)S->sims;
+            if (!S->has[st] && !S->o->quiet)
+                fprintf(stderr, "\nnumasim hunt: %s violated at simulation %ld (call %d)\n",
+                        strategy_name(st), S->sims, c->bad_call);
+            S->has[st] = 1;
+            S->since_better = 0;
+        }
+        cand_t *corpus = S->corpus[st];
+        int n = S->ncorpus[st], at = n;
+        while (at > 0 && corpus[at - 1].score > c->score)
+            at--;
+        if (at < CORPUS) {
+            if (n == CORPUS)
+                n--;
+            memmove(&corpus[at + 1], &corpus[at], sizeof *c * (size_t)(n - at));
+            corpus[at] = *c;
+            S->ncorpus[st] = n + 1;
+        }
+    }
+}
+
+/* Whether the hunt is over: the budget spent, or every strategy violated
+ * and --refine simulations found none shorter. */
+static int hunt_done(const search_t *S)
+{
+    if (S->sims >= S->o->budget)
+        return 1;
+    int all = 1;
+    for (int i = 0; i < S->nstrats; i++)
+        all &= S->has[S->strats[i]];
+    return all && S->since_better >= S->o->refine;
+}
+
+static void show_progress(const search_t *S)
+{
+    fprintf(stderr, "\rnumasim hunt: %ld/%ld simulations", S->sims, S->o->budget);
+    for (int i = 0; i < S->nstrats; i++)
+        fprintf(stderr, ", %s %s", strategy_name(S->strats[i]),
+                S->has[S->strats[i]] ? "found" : "none yet");
+    fflush(stderr);
+}
+
+/* Reports each strategy, writing the scenario of each violation found.
+ * Returns 0, or -1 with e. */
+static int write_results(const search_t *S, const scenario_t *base, err_t *e)
+{
+    for (int i = 0; i < S->nstrats; i++) {
+        strategy_id_t st = S->strats[i];
+        if (!S->has[st]) {
+            printf("%s: no violation in %ld simulations\n", strategy_name(st), S->sims);
+            continue;
+        }
+        char path[4200];
+        found_path(path, sizeof path, S->o->out, base->name, S->nstrats > 1, st);
+        if (write_found(path, &S->best[st], S->h, (unsigned long)S->o->seed, S->best_sim[st], e) <
+            0)
+            return -1;
+        printf("%s: violation at call %d (cycle %llu), found in simulation %d of %ld; "
+               "written to %s\n",
+               strategy_name(st), S->best[st].bad_call, (unsigned long long)S->best[st].bad_cycle,
+               S->best_sim[st], S->sims, path);
+    }
+    return 0;
+}
+
+/* The hunt (the theory of operation above). Returns 0, 1 (a simulation
+ * failed, printed) or -1 with e. */
+static int hunt(const hunt_t *h, const scenario_t *base, const strategy_id_t *strats, int nstrats,
+                const hunt_opts_t *o, err_t *e)
+{
+    static search_t S; /* large: not on the stack */
+    memset(&S, 0, sizeof S);
+    S.h = h;
+    S.o = o;
+    S.strats = strats;
+    S.nstrats = nstrats;
+    S.first = 1;
+    S.r = gsl_rng_alloc(gsl_rng_taus2);
+    gsl_rng_set(S.r, (unsigned long)o->seed);
+    start_candidate(&S, base);
+    int rc = 0;
+    while (rc == 0 && !hunt_done(&S)) {
+        cand_t b[BATCH];
+        int nb = draw_batch(&S, b);
+        rc = run_batch(&S, b, nb);
+        if (rc == 0)
+            take_batch(&S, b, nb);
+        if (!o->quiet)
+            show_progress(&S);
+    }
+    if (!o->quiet)
+        fprintf(stderr, "\n");
+    if (rc == 0)
+        rc = write_results(&S, base, e);
+    gsl_rng_free(S.r);
+    return rc;
+}
+
+/* Parses the options into o. Returns 0, 1 when --help was printed, or -1
+ * with e (empty: the usage was printed). */
+static int hunt_parse_opts(int argc, char **argv, hunt_opts_t *o, err_t *e)
 {
     static const struct option opts[] = {{"strategy", required_argument, NULL, 'S'},
                                          {"budget", required_argument, NULL, 'b'},
@@ -563,126 +640,135 @@ int cli_hunt(int argc, char **argv)
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *out = NULL;
-    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
-    char **snames = calloc((size_t)argc + 1, sizeof *snames);
-    int nsets = 0, nsn = 0, quiet = 0, o, rc = 0;
-    long budget = 500, jobs = sysconf(_SC_NPROCESSORS_ONLN), calls = 30, refine = 32, seed = 1;
+    int c;
     optind = 1;
-    while (rc == 0 && (o = getopt_long(argc, argv, "o:j:s:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:j:s:qh", opts, NULL)) != -1) {
         long *num = NULL, lo = 0, hi = 0;
         const char *what = NULL;
-        switch (o) {
+        switch (c) {
         case 'S':
-            snames[nsn++] = optarg;
+            o->snames[o->nsn++] = optarg;
             break;
         case 'o':
-            out = optarg;
+            o->out = optarg;
             break;
         case 's':
-            sets[nsets++] = optarg;
+            o->sets[o->nsets++] = optarg;
             break;
         case 'q':
-            quiet = 1;
+            o->quiet = 1;
             break;
         case 'b':
-            num = &budget, lo = 1, hi = 10000000, what = "--budget";
+            num = &o->budget, lo = 1, hi = 10000000, what = "--budget";
             break;
         case 'j':
-            num = &jobs, lo = 1, hi = MAX_JOBS, what = "--jobs";
+            num = &o->jobs, lo = 1, hi = MAX_JOBS, what = "--jobs";
             break;
         case 'c':
-            num = &calls, lo = 1, hi = 100000, what = "--calls";
+            num = &o->calls, lo = 1, hi = 100000, what = "--calls";
             break;
         case 'r':
-            num = &refine, lo = 0, hi = 10000000, what = "--refine";
+            num = &o->refine, lo = 0, hi = 10000000, what = "--refine";
             break;
         case 'e':
-            num = &seed, lo = 0, hi = LONG_MAX, what = "--seed";
+            num = &o->seed, lo = 0, hi = LONG_MAX, what = "--seed";
             break;
         case 'h':
             hunt_usage(stdout);
-            free(sets);
-            free(snames);
-            return 0;
+            return 1;
         default:
             hunt_usage(stderr);
-            rc = ERR_EXIT;
+            return cli_err_printed(e);
         }
-        if (num && (err_parse_long(optarg, num) < 0 || *num < lo || *num > hi)) {
-            fprintf(stderr, "%s: expected a whole number from %ld to %ld, not '%s'\n", what, lo, hi,
-                    optarg);
-            rc = ERR_EXIT;
-        }
+        if (num && (err_parse_long(optarg, num) < 0 || *num < lo || *num > hi))
+            return err_set(e, NULL, 0, "%s: expected a whole number from %ld to %ld, not '%s'",
+                           what, lo, hi, optarg);
     }
-    if (rc == 0 && argc - optind != 1) {
-        fprintf(stderr, "numasim hunt: expected one scenario file, %d given (see --help)\n",
-                argc - optind);
-        rc = ERR_EXIT;
+    if (argc - optind != 1)
+        return err_set(e, NULL, 0,
+                       "numasim hunt: expected one scenario file, %d given (see --help)",
+                       argc - optind);
+    return 0;
+}
+
+/* The strategies to hunt into strats: --strategy's, each once, or the
+ * scenario's. Returns how many, or -1 with e. */
+static int hunt_strategies(const hunt_t *h, const hunt_opts_t *o, const scenario_t *base,
+                           strategy_id_t *strats, err_t *e)
+{
+    int n = 0;
+    for (int i = 0; i < o->nsn; i++) {
+        /* The scenario parser checks the names: one --set per strategy. */
+        char buf[128];
+        snprintf(buf, sizeof buf, "scenario.strategies=%s", o->snames[i]);
+        const char *one[1] = {buf};
+        scenario_t *t = scenario_load(h->path, one, 1, e);
+        if (!t)
+            return -1;
+        int dup = 0;
+        for (int k = 0; k < n; k++)
+            dup |= strats[k] == t->strategies[0];
+        if (!dup)
+            strats[n++] = t->strategies[0];
+        scenario_free(t);
     }
-    scenario_t *base = NULL;
+    if (o->nsn == 0)
+        for (int i = 0; i < base->nstrategies; i++)
+            strats[n++] = base->strategies[i];
+    return n;
+}
+
+/* Loads and checks the scenario and its first platform, then hunts. */
+static int hunt_main(const char *arg, const hunt_opts_t *o, err_t *e)
+{
+    hunt_t h = {.sets = o->sets, .nsets = o->nsets, .calls = (int)o->calls};
+    char *found = cli_find(arg, "scenario", e);
+    if (!found)
+        return -1;
+    h.path = found;
     platform_t *p = NULL;
-    hunt_t h;
-    memset(&h, 0, sizeof h);
+    scenario_t *base = scenario_load(h.path, o->sets, o->nsets, e);
+    int rc = 0;
+    if (base)
+        p = platform_read(base->platforms[0], base->platform_sets, base->nplatform_sets, e);
+    if (!base || !p || run_check(base, p, e) < 0)
+        rc = -1;
     strategy_id_t strats[STRAT_COUNT];
     int nstrats = 0;
-    err_t e = {{0}};
-    char *found = NULL;
-    if (rc == 0 && !(found = cli_find(argv[optind], "scenario", &e))) {
-        fprintf(stderr, "%s\n", e.msg);
-        rc = ERR_EXIT;
-    }
-    if (rc == 0) {
-        h.path = found;
-        h.sets = sets;
-        h.nsets = nsets;
-        h.calls = (int)calls;
-        base = scenario_load(h.path, sets, nsets, &e);
-        if (base)
-            p = platform_read(base->platforms[0], base->platform_sets, base->nplatform_sets, &e);
-        if (!base || !p || run_check(base, p, &e) < 0) {
-            fprintf(stderr, "%s\n", e.msg);
-            rc = ERR_EXIT;
-        }
-    }
     if (rc == 0) {
         h.ncpus = p->ncpus;
         h.period = p->clock_mhz * 1e6 / base->hz;
-        if (h.ncpus < 2) {
-            fprintf(stderr, "%s: platform %s has one CPU: nothing to race\n", h.path, p->name);
-            rc = ERR_EXIT;
-        }
-        for (int i = 0; i < nsn && rc == 0; i++) {
-            /* The scenario parser checks the names: one --set per strategy. */
-            char buf[128];
-            snprintf(buf, sizeof buf, "scenario.strategies=%s", snames[i]);
-            const char *one[1] = {buf};
-            scenario_t *t = scenario_load(h.path, one, 1, &e);
-            if (!t) {
-                fprintf(stderr, "%s\n", e.msg);
-                rc = ERR_EXIT;
-                break;
-            }
-            int dup = 0;
-            for (int k = 0; k < nstrats; k++)
-                dup |= strats[k] == t->strategies[0];
-            if (!dup)
-                strats[nstrats++] = t->strategies[0];
-            scenario_free(t);
-        }
-        if (nsn == 0)
-            for (int i = 0; i < base->nstrategies; i++)
-                strats[nstrats++] = base->strategies[i];
+        if (h.ncpus < 2)
+            rc = err_set(e, h.path, 0, "platform %s has one CPU: nothing to race", p->name);
+        else if ((nstrats = hunt_strategies(&h, o, base, strats, e)) < 0)
+            rc = -1;
     }
     if (rc == 0) {
         child_catch_signals();
-        rc = hunt(&h, base, strats, nstrats, budget, refine, (unsigned long)seed, (int)jobs, quiet,
-                  out);
+        rc = hunt(&h, base, strats, nstrats, o, e);
     }
     scenario_free(base);
     platform_free(p);
     free(found);
-    free(sets);
-    free(snames);
     return rc;
+}
+
+int cli_hunt(int argc, char **argv)
+{
+    hunt_opts_t o = {.sets = xcalloc((size_t)argc + 1, sizeof *o.sets),
+                     .snames = xcalloc((size_t)argc + 1, sizeof *o.snames),
+                     .budget = 500,
+                     .jobs = sysconf(_SC_NPROCESSORS_ONLN),
+                     .calls = 30,
+                     .refine = 32,
+                     .seed = 1};
+    err_t e = {{0}};
+    int rc = hunt_parse_opts(argc, argv, &o, &e);
+    if (rc == 1)
+        rc = 0; /* --help */
+    else if (rc == 0)
+        rc = hunt_main(argv[optind], &o, &e);
+    free(o.sets);
+    free(o.snames);
+    return cli_exit_code(rc, &e);
 }

@@ -24,6 +24,7 @@
 #include "outfile.h"
 #include "run.h"
 #include "scenario.h"
+#include "xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -46,7 +47,19 @@ typedef struct {
     int dry_run, wait, rerun;
     char bin[PATH_LEN], scenario[PATH_LEN], out[PATH_LEN], dir[PATH_LEN];
     const char *name;
+    char namebuf[256];
 } slurm_opts_t;
+
+/* What a submission does: for --rerun, the failed slices of the earlier
+ * one; the two scripts and where they go. */
+typedef struct {
+    char *failed; /* --rerun: [tasks], 1 for a failed slice; else NULL */
+    int nfailed;
+    char why[1024], list[1024]; /* judge's summary; "1,3,5" */
+    char *ascript, *mscript;
+    char apath[PATH_LEN + 32], mpath[PATH_LEN + 32], arr[1100];
+    int submit_array; /* not a rerun, or one with failed slices */
+} plan_t;
 
 static void slurm_usage(FILE *f)
 {
@@ -118,9 +131,7 @@ static char *array_script(const slurm_opts_t *o)
 {
     char *buf = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        abort();
+    FILE *f = xcheck(open_memstream(&buf, &len));
     fprintf(f, "#!/bin/sh\n# numasim %s slurm: one slice of scenario %s per array task\n",
             NUMASIM_VERSION, o->name);
     fprintf(f, "#SBATCH --job-name=numasim-%s\n#SBATCH --array=0-%d\n", o->name, o->tasks - 1);
@@ -150,9 +161,7 @@ static char *merge_script(const slurm_opts_t *o)
 {
     char *buf = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
-        abort();
+    FILE *f = xcheck(open_memstream(&buf, &len));
     fprintf(f, "#!/bin/sh\n# numasim %s slurm: merges the %d slices of scenario %s\n",
             NUMASIM_VERSION, o->tasks, o->name);
     fprintf(f, "#SBATCH --job-name=numasim-%s-merge\n", o->name);
@@ -220,9 +229,9 @@ static int run_capture(char *const *argv, char *out, size_t outsz, char *errline
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* sbatch --parsable [extra] script; stores the job id. Returns 0 or -1
- * (message printed). */
-static int submit(const char *extra, const char *script, char *id, size_t idsz)
+/* sbatch --parsable [extra] script; stores the job id. Returns 0, or -1
+ * with e. */
+static int submit(const char *extra, const char *script, char *id, size_t idsz, err_t *e)
 {
     char *argv[] = {"sbatch", "--parsable", (char *)extra, (char *)script, NULL};
     if (!extra) {
@@ -233,9 +242,8 @@ static int submit(const char *extra, const char *script, char *id, size_t idsz)
     int rc = run_capture(argv, out, sizeof out, err, sizeof err);
     out[strcspn(out, ";\n")] = '\0';
     if (rc != 0 || !*out || strspn(out, "0123456789") != strlen(out)) {
-        fprintf(stderr, "numasim slurm: sbatch %s failed (exit %d): %s\n", script, rc,
-                *err ? err : "no job id");
-        return -1;
+        return err_set(e, NULL, 0, "numasim slurm: sbatch %s failed (exit %d): %s", script, rc,
+                       *err ? err : "no job id");
     }
     snprintf(id, idsz, "%s", out);
     return 0;
@@ -247,9 +255,7 @@ static int submit(const char *extra, const char *script, char *id, size_t idsz)
 static int judge(const slurm_opts_t *o, char *failed, char *why, size_t whysz)
 {
     int n = o->tasks, nfailed = 0;
-    uint64_t *hash = calloc((size_t)n, sizeof *hash);
-    if (!hash)
-        abort();
+    uint64_t *hash = xcalloc((size_t)n, sizeof *hash);
     why[0] = '\0';
     for (int i = 0; i < n; i++) {
         char path[PATH_LEN + 32];
@@ -325,22 +331,23 @@ static int in_queue(const char *id)
     return strstr(err, "Invalid job id") ? 0 : -1;
 }
 
-/* Writes text to path atomically. Returns 0, or -1 with the message printed. */
-static int write_file(const char *path, const char *text)
+/* Writes text to path atomically. Returns 0, or -1 with e. */
+static int write_file(const char *path, const char *text, err_t *e)
 {
-    err_t e = {{0}};
-    FILE *f = outfile_open(path, &e);
-    if (!f || fputs(text, f) < 0 || outfile_commit(f, path, &e) < 0) {
-        if (f && !*e.msg)
+    e->msg[0] = '\0';
+    FILE *f = outfile_open(path, e);
+    if (!f || fputs(text, f) < 0 || outfile_commit(f, path, e) < 0) {
+        if (f && !*e->msg)
             outfile_abort(f, path);
-        fprintf(stderr, "%s\n", *e.msg ? e.msg : "numasim slurm: write error");
+        if (!*e->msg)
+            err_set(e, NULL, 0, "numasim slurm: write error");
         return -1;
     }
     return 0;
 }
 
-/* mkdir -p path. Returns 0, or -1 with the message printed. */
-static int make_dir(const char *path)
+/* mkdir -p path. Returns 0, or -1 with e. */
+static int make_dir(const char *path, err_t *e)
 {
     char buf[PATH_LEN + 64];
     snprintf(buf, sizeof buf, "%s", path);
@@ -351,10 +358,8 @@ static int make_dir(const char *path)
                 break; /* reported below */
             *c = '/';
         }
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "%s: cannot create directory: %s\n", path, strerror(errno));
-        return -1;
-    }
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+        return err_set(e, path, 0, "cannot create directory: %s", strerror(errno));
     return 0;
 }
 
@@ -381,9 +386,7 @@ static int wait_and_report(const slurm_opts_t *o, const char *merge_id)
     snprintf(rc_path, sizeof rc_path, "%s/merge.rc", o->dir);
     for (int gone = 0; access(rc_path, F_OK) != 0 && gone < 3; sleep(1))
         gone = in_queue(merge_id) == 0 ? gone + 1 : 0;
-    char *failed = calloc((size_t)o->tasks, 1), why[1024], list[1024];
-    if (!failed)
-        abort();
+    char *failed = xcalloc((size_t)o->tasks, 1), why[1024], list[1024];
     int nfailed = judge(o, failed, why, sizeof why);
     int rc = 0;
     if (nfailed) {
@@ -414,30 +417,29 @@ static int wait_and_report(const slurm_opts_t *o, const char *merge_id)
 }
 
 /* Checks the scenario here before anything goes to the cluster, and fills
- * o->name. Returns 0, or ERR_EXIT with the message printed. */
-static int check_scenario(slurm_opts_t *o, char *name, size_t namesz)
+ * o->name. Returns 0, or -1 with e. */
+static int check_scenario(slurm_opts_t *o, err_t *e)
 {
-    err_t e = {{0}};
-    scenario_t *s = scenario_load(o->scenario, o->sets, o->nsets, &e);
-    int rc = 0;
+    scenario_t *s = scenario_load(o->scenario, o->sets, o->nsets, e);
+    int rc = s ? 0 : -1;
     for (int i = 0; s && i < s->nplatforms && rc == 0; i++) {
-        platform_t *p = platform_read(s->platforms[i], s->platform_sets, s->nplatform_sets, &e);
-        if (!p || run_check(s, p, &e) < 0)
-            rc = ERR_EXIT;
+        platform_t *p = platform_read(s->platforms[i], s->platform_sets, s->nplatform_sets, e);
+        if (!p || run_check(s, p, e) < 0)
+            rc = -1;
         platform_free(p);
     }
-    if (!s || rc) {
-        fprintf(stderr, "%s\n", e.msg);
-        scenario_free(s);
-        return ERR_EXIT;
+    if (rc == 0) {
+        snprintf(o->namebuf, sizeof o->namebuf, "%s", s->name);
+        o->name = o->namebuf;
     }
-    snprintf(name, namesz, "%s", s->name);
-    o->name = name;
     scenario_free(s);
-    return 0;
+    return rc;
 }
 
-int cli_slurm(int argc, char **argv)
+/* Parses the options into o; -o and --dir into *out and *dir. Returns 0, 1
+ * when --help was printed, or -1 with e (empty: the usage was printed). */
+static int slurm_parse_opts(int argc, char **argv, slurm_opts_t *o, const char **out,
+                            const char **dir, err_t *e)
 {
     static const struct option opts[] = {
         {"tasks", required_argument, NULL, 'n'}, {"partition", required_argument, NULL, 'p'},
@@ -446,187 +448,225 @@ int cli_slurm(int argc, char **argv)
         {"dir", required_argument, NULL, 'd'},   {"dry-run", no_argument, NULL, 'D'},
         {"wait", no_argument, NULL, 'w'},        {"rerun", no_argument, NULL, 'r'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    static slurm_opts_t o; /* large buffers: not on the stack */
-    memset(&o, 0, sizeof o);
-    o.tasks = 10;
-    o.sbatch_args = calloc((size_t)argc, sizeof *o.sbatch_args);
-    o.sets = calloc((size_t)argc, sizeof *o.sets);
-    if (!o.sbatch_args || !o.sets)
-        abort();
-    const char *out = NULL, *dir = NULL;
-    int c, rc = 0;
+    int c;
     long n;
     optind = 1;
-    while (rc == 0 && (c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
         case 'n':
-            if (err_parse_long(optarg, &n) < 0 || n < 1 || n > MAX_TASKS) {
-                fprintf(stderr, "--tasks: expected a whole number from 1 to %d, not '%s'\n",
-                        MAX_TASKS, optarg);
-                rc = ERR_EXIT;
-            }
-            o.tasks = (int)n;
-            o.tasks_given = 1;
+            if (err_parse_long(optarg, &n) < 0 || n < 1 || n > MAX_TASKS)
+                return err_set(e, NULL, 0,
+                               "--tasks: expected a whole number from 1 to %d, not '%s'", MAX_TASKS,
+                               optarg);
+            o->tasks = (int)n;
+            o->tasks_given = 1;
             break;
         case 'p':
-            o.partition = optarg;
+            o->partition = optarg;
             break;
         case 't':
-            o.time = optarg;
+            o->time = optarg;
             break;
         case 'a':
-            o.sbatch_args[o.nsbatch_args++] = optarg;
+            o->sbatch_args[o->nsbatch_args++] = optarg;
             break;
         case 's':
-            o.sets[o.nsets++] = optarg;
+            o->sets[o->nsets++] = optarg;
             break;
         case 'o':
-            out = optarg;
+            *out = optarg;
             break;
         case 'd':
-            dir = optarg;
+            *dir = optarg;
             break;
         case 'D':
-            o.dry_run = 1;
+            o->dry_run = 1;
             break;
         case 'w':
-            o.wait = 1;
+            o->wait = 1;
             break;
         case 'r':
-            o.rerun = 1;
+            o->rerun = 1;
             break;
         case 'h':
             slurm_usage(stdout);
-            rc = -1;
-            break;
+            return 1;
         default:
             slurm_usage(stderr);
-            rc = ERR_EXIT;
+            return cli_err_printed(e);
         }
     }
-    if (rc == 0 && argc - optind != 1) {
-        fprintf(stderr, "numasim slurm: expected one scenario file, %d given (see --help)\n",
-                argc - optind);
-        rc = ERR_EXIT;
-    }
-    char name[256], real[PATH_MAX];
-    err_t fe = {{0}};
-    char *found = rc == 0 ? cli_find(argv[optind], "scenario", &fe) : NULL;
-    if (rc == 0 && !found) {
-        fprintf(stderr, "%s\n", fe.msg);
-        rc = ERR_EXIT;
-    } else if (rc == 0 && !realpath(found, real)) {
-        fprintf(stderr, "%s: cannot read: %s\n", found, strerror(errno));
-        rc = ERR_EXIT;
+    if (argc - optind != 1)
+        return err_set(e, NULL, 0,
+                       "numasim slurm: expected one scenario file, %d given (see --help)",
+                       argc - optind);
+    return 0;
+}
+
+/* Finds and checks the scenario, this numasim binary, and the absolute
+ * paths of the output and the job directory. Returns 0, 1 (printed) or -1
+ * with e. */
+static int slurm_resolve(slurm_opts_t *o, const char *arg, const char *out, const char *dir,
+                         err_t *e)
+{
+    char real[PATH_MAX];
+    char *found = cli_find(arg, "scenario", e);
+    if (!found)
+        return -1;
+    if (!realpath(found, real)) {
+        err_set(e, found, 0, "cannot read: %s", strerror(errno));
+        free(found);
+        return -1;
     }
     free(found);
-    if (rc == 0) {
-        snprintf(o.scenario, sizeof o.scenario, "%s", real);
-        rc = check_scenario(&o, name, sizeof name);
-    }
-    ssize_t bl = rc == 0 ? readlink("/proc/self/exe", o.bin, sizeof o.bin - 1) : 0;
-    if (rc == 0 && bl <= 0) {
+    snprintf(o->scenario, sizeof o->scenario, "%s", real);
+    if (check_scenario(o, e) < 0)
+        return -1;
+    ssize_t bl = readlink("/proc/self/exe", o->bin, sizeof o->bin - 1);
+    if (bl <= 0) {
         fprintf(stderr, "numasim slurm: cannot find the numasim binary: %s\n", strerror(errno));
-        rc = 1;
+        return 1;
     }
-    if (rc == 0) {
-        o.bin[bl] = '\0';
-        char tmp[PATH_LEN];
-        snprintf(tmp, sizeof tmp, "results/%s.csv", o.name);
-        abs_path(out ? out : tmp, o.out);
-        snprintf(tmp, sizeof tmp, "slurm/%s", o.name);
-        abs_path(dir ? dir : tmp, o.dir);
-    }
+    o->bin[bl] = '\0';
+    char tmp[PATH_LEN];
+    snprintf(tmp, sizeof tmp, "results/%s.csv", o->name);
+    abs_path(out ? out : tmp, o->out);
+    snprintf(tmp, sizeof tmp, "slurm/%s", o->name);
+    abs_path(dir ? dir : tmp, o->dir);
+    return 0;
+}
 
+/* --rerun: the slice count of the earlier submission, and its failed
+ * slices. Returns 0, or -1 with e. */
+static int read_rerun(slurm_opts_t *o, plan_t *P, err_t *e)
+{
     char path[PATH_LEN + 64];
-    /* --rerun: the slice count of the earlier submission, and its failures. */
-    char *failed = NULL, why[1024] = "", list[1024] = "";
-    int nfailed = 0;
-    if (rc == 0 && o.rerun) {
-        snprintf(path, sizeof path, "%s/tasks", o.dir);
-        FILE *f = fopen(path, "r");
-        int stored = 0;
-        if (!f || fscanf(f, "%d", &stored) != 1 || stored < 1 || stored > MAX_TASKS) {
-            fprintf(stderr, "%s: no earlier submission to rerun (%s)\n", path,
-                    f ? "malformed" : strerror(errno));
-            rc = ERR_EXIT;
-        } else if (o.tasks_given && stored != o.tasks) {
-            fprintf(stderr, "numasim slurm: --tasks %d, but %s was submitted with %d tasks\n",
-                    o.tasks, o.dir, stored);
-            rc = ERR_EXIT;
-        }
-        if (f)
-            fclose(f);
-        o.tasks = stored;
-        if (rc == 0) {
-            failed = calloc((size_t)o.tasks, 1);
-            if (!failed)
-                abort();
-            nfailed = judge(&o, failed, why, sizeof why);
-            slice_list(failed, o.tasks, list, sizeof list);
-        }
+    snprintf(path, sizeof path, "%s/tasks", o->dir);
+    FILE *f = fopen(path, "r");
+    int stored = 0, rc = 0;
+    if (!f || fscanf(f, "%d", &stored) != 1 || stored < 1 || stored > MAX_TASKS)
+        rc = err_set(e, path, 0, "no earlier submission to rerun (%s)",
+                     f ? "malformed" : strerror(errno));
+    else if (o->tasks_given && stored != o->tasks)
+        rc = err_set(e, NULL, 0, "numasim slurm: --tasks %d, but %s was submitted with %d tasks",
+                     o->tasks, o->dir, stored);
+    if (f)
+        fclose(f);
+    o->tasks = stored;
+    if (rc == 0) {
+        P->failed = xcalloc((size_t)o->tasks, 1);
+        P->nfailed = judge(o, P->failed, P->why, sizeof P->why);
+        slice_list(P->failed, o->tasks, P->list, sizeof P->list);
     }
-    char *ascript = rc == 0 ? array_script(&o) : NULL;
-    char *mscript = rc == 0 ? merge_script(&o) : NULL;
-    char apath[PATH_LEN + 32], mpath[PATH_LEN + 32], arr[1100];
-    snprintf(apath, sizeof apath, "%s/array.sbatch", o.dir);
-    snprintf(mpath, sizeof mpath, "%s/merge.sbatch", o.dir);
-    snprintf(arr, sizeof arr, "--array=%s", list);
-    int submit_array = !o.rerun || nfailed > 0;
+    return rc;
+}
 
-    if (rc == 0 && o.dry_run) {
-        printf("# %s\n%s\n# %s\n%s\n", apath, ascript, mpath, mscript);
-        if (o.rerun)
-            printf("# failed slices: %s\n", nfailed ? why : "none");
-        printf("# would run:\n");
-        if (submit_array)
-            printf("#   sbatch --parsable %s%s%s\n", o.rerun ? arr : "", o.rerun ? " " : "", apath);
-        printf("#   sbatch --parsable %s%s\n",
-               submit_array ? "--dependency=afterany:ARRAY_JOB_ID " : "", mpath);
-    } else if (rc == 0) {
-        snprintf(path, sizeof path, "%s/logs", o.dir);
-        rc = make_dir(o.dir) < 0 || make_dir(path) < 0 ? ERR_EXIT : 0;
-        snprintf(path, sizeof path, "%s/parts", o.dir);
-        if (rc == 0 && make_dir(path) < 0)
-            rc = ERR_EXIT;
-        if (rc == 0 && !o.rerun) {
-            clear_parts(o.dir);
-            char t[32];
-            snprintf(t, sizeof t, "%d\n", o.tasks);
-            snprintf(path, sizeof path, "%s/tasks", o.dir);
-            rc = write_file(path, t) < 0 ? ERR_EXIT : 0;
-        }
-        for (int i = 0; rc == 0 && o.rerun && i < o.tasks; i++)
-            if (failed[i]) {
-                snprintf(path, sizeof path, "%s/parts/part-%d", o.dir, i);
-                unlink(path);
-            }
-        snprintf(path, sizeof path, "%s/merge.rc", o.dir);
-        unlink(path);
-        if (rc == 0 && (write_file(apath, ascript) < 0 || write_file(mpath, mscript) < 0))
-            rc = ERR_EXIT;
-        char aid[64] = "", mid[64] = "", dep[128];
-        if (rc == 0 && submit_array && submit(o.rerun ? arr : NULL, apath, aid, sizeof aid) < 0)
-            rc = ERR_EXIT;
-        snprintf(dep, sizeof dep, "--dependency=afterany:%s", aid);
-        if (rc == 0 && submit(*aid ? dep : NULL, mpath, mid, sizeof mid) < 0)
-            rc = ERR_EXIT;
-        if (rc == 0) {
-            if (*aid)
-                printf("array job %s: slices %s of %d (%s)\n", aid, o.rerun ? list : "all", o.tasks,
-                       apath);
-            else
-                printf("every slice is complete: no array job\n");
-            printf("merge job %s: after the array, writes %s (%s)\n", mid, o.out, mpath);
-            fflush(stdout);
-            if (o.wait)
-                rc = wait_and_report(&o, mid);
-        }
+/* --dry-run: the scripts and the sbatch commands. */
+static void print_plan(const slurm_opts_t *o, const plan_t *P)
+{
+    printf("# %s\n%s\n# %s\n%s\n", P->apath, P->ascript, P->mpath, P->mscript);
+    if (o->rerun)
+        printf("# failed slices: %s\n", P->nfailed ? P->why : "none");
+    printf("# would run:\n");
+    if (P->submit_array)
+        printf("#   sbatch --parsable %s%s%s\n", o->rerun ? P->arr : "", o->rerun ? " " : "",
+               P->apath);
+    printf("#   sbatch --parsable %s%s\n",
+           P->submit_array ? "--dependency=afterany:ARRAY_JOB_ID " : "", P->mpath);
+}
+
+/* The job directory: logs/ and parts/ (a new submission clears the parts
+ * and records its task count; a rerun removes its failed parts), no
+ * merge.rc, and the two scripts. Returns 0, or -1 with e. */
+static int prepare_dir(const slurm_opts_t *o, const plan_t *P, err_t *e)
+{
+    char path[PATH_LEN + 64];
+    snprintf(path, sizeof path, "%s/logs", o->dir);
+    if (make_dir(o->dir, e) < 0 || make_dir(path, e) < 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/parts", o->dir);
+    if (make_dir(path, e) < 0)
+        return -1;
+    if (!o->rerun) {
+        clear_parts(o->dir);
+        char t[32];
+        snprintf(t, sizeof t, "%d\n", o->tasks);
+        snprintf(path, sizeof path, "%s/tasks", o->dir);
+        if (write_file(path, t, e) < 0)
+            return -1;
     }
-    free(ascript);
-    free(mscript);
-    free(failed);
+    for (int i = 0; o->rerun && i < o->tasks; i++)
+        if (P->failed[i]) {
+            snprintf(path, sizeof path, "%s/parts/part-%d", o->dir, i);
+            unlink(path);
+        }
+    snprintf(path, sizeof path, "%s/merge.rc", o->dir);
+    unlink(path);
+    if (write_file(P->apath, P->ascript, e) < 0 || write_file(P->mpath, P->mscript, e) < 0)
+        return -1;
+    return 0;
+}
+
+/* Submits the array (unless a rerun has nothing to redo) and the merge job
+ * after it, prints their ids and, with --wait, waits for the merge. Returns
+ * 0, 1 (--wait: slices failed, printed) or -1 with e. */
+static int submit_jobs(const slurm_opts_t *o, const plan_t *P, err_t *e)
+{
+    char aid[64] = "", mid[64] = "", dep[128];
+    if (P->submit_array && submit(o->rerun ? P->arr : NULL, P->apath, aid, sizeof aid, e) < 0)
+        return -1;
+    snprintf(dep, sizeof dep, "--dependency=afterany:%s", aid);
+    if (submit(*aid ? dep : NULL, P->mpath, mid, sizeof mid, e) < 0)
+        return -1;
+    if (*aid)
+        printf("array job %s: slices %s of %d (%s)\n", aid, o->rerun ? P->list : "all", o->tasks,
+               P->apath);
+    else
+        printf("every slice is complete: no array job\n");
+    printf("merge job %s: after the array, writes %s (%s)\n", mid, o->out, P->mpath);
+    fflush(stdout);
+    return o->wait ? wait_and_report(o, mid) : 0;
+}
+
+/* Plans the submission of o, then prints it (--dry-run) or submits it. */
+static int slurm_main(slurm_opts_t *o, err_t *e)
+{
+    static plan_t P; /* large buffers: not on the stack */
+    memset(&P, 0, sizeof P);
+    int rc = o->rerun ? read_rerun(o, &P, e) : 0;
+    if (rc == 0) {
+        P.ascript = array_script(o);
+        P.mscript = merge_script(o);
+        snprintf(P.apath, sizeof P.apath, "%s/array.sbatch", o->dir);
+        snprintf(P.mpath, sizeof P.mpath, "%s/merge.sbatch", o->dir);
+        snprintf(P.arr, sizeof P.arr, "--array=%s", P.list);
+        P.submit_array = !o->rerun || P.nfailed > 0;
+        if (o->dry_run)
+            print_plan(o, &P);
+        else if ((rc = prepare_dir(o, &P, e)) == 0)
+            rc = submit_jobs(o, &P, e);
+    }
+    free(P.ascript);
+    free(P.mscript);
+    free(P.failed);
+    return rc;
+}
+
+int cli_slurm(int argc, char **argv)
+{
+    static slurm_opts_t o; /* large buffers: not on the stack */
+    memset(&o, 0, sizeof o);
+    o.tasks = 10;
+    o.sbatch_args = xcalloc((size_t)argc, sizeof *o.sbatch_args);
+    o.sets = xcalloc((size_t)argc, sizeof *o.sets);
+    const char *out = NULL, *dir = NULL;
+    err_t e = {{0}};
+    int rc = slurm_parse_opts(argc, argv, &o, &out, &dir, &e);
+    if (rc == 1)
+        rc = 0; /* --help */
+    else if (rc == 0 && (rc = slurm_resolve(&o, argv[optind], out, dir, &e)) == 0)
+        rc = slurm_main(&o, &e);
     free(o.sbatch_args);
     free(o.sets);
-    return rc < 0 ? 0 : rc;
+    return cli_exit_code(rc, &e);
 }

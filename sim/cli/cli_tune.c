@@ -12,6 +12,7 @@
 #include "run.h"
 #include "scenario.h"
 #include "tune.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -88,9 +89,7 @@ typedef struct {
 static char *xasprintf(const char *fmt, const char *a, const char *b)
 {
     size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
-    char *s = malloc(n);
-    if (!s)
-        abort();
+    char *s = xmalloc(n);
     snprintf(s, n, fmt, a, b);
     return s;
 }
@@ -185,7 +184,9 @@ typedef struct {
 
 static int tune_main(const opts_t *o, int *fatal);
 
-int cli_tune(int argc, char **argv)
+/* Parses the options into o. Returns 0, 1 when --help was printed, or -1
+ * with e. */
+static int tune_parse_opts(int argc, char **argv, opts_t *o, err_t *e)
 {
     static const struct option lo[] = {{"target", required_argument, NULL, 't'},
                                        {"probe-target", required_argument, NULL, 'P'},
@@ -195,100 +196,101 @@ int cli_tune(int argc, char **argv)
                                        {"set", required_argument, NULL, 's'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
-    opts_t o = {.max_evals = 200};
-    o.sets = calloc((size_t)argc + 1, sizeof *o.sets);
-    if (!o.sets)
-        abort();
-    int c, rc = -1;
+    int c;
     optind = 1;
-    while (rc < 0 && (c = getopt_long(argc, argv, "t:p:o:n:s:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:p:o:n:s:h", lo, NULL)) != -1) {
         switch (c) {
         case 't':
-            o.target = optarg;
+            o->target = optarg;
             break;
         case 'P':
-            o.probe_target = optarg;
+            o->probe_target = optarg;
             break;
         case 'p':
-            o.params = optarg;
+            o->params = optarg;
             break;
         case 'o':
-            o.out = optarg;
+            o->out = optarg;
             break;
         case 's':
-            o.sets[o.nsets++] = optarg;
+            o->sets[o->nsets++] = optarg;
             break;
         case 'n':
-            if (err_parse_long(optarg, &o.max_evals) < 0 || o.max_evals < 1 ||
-                o.max_evals > 1000000) {
-                fprintf(stderr,
-                        "--max-evals: expected a whole number from 1 to 1000000, not "
-                        "'%s'\n",
-                        optarg);
-                rc = ERR_EXIT;
-            }
+            if (err_parse_long(optarg, &o->max_evals) < 0 || o->max_evals < 1 ||
+                o->max_evals > 1000000)
+                return err_set(e, NULL, 0,
+                               "--max-evals: expected a whole number from 1 to 1000000, not '%s'",
+                               optarg);
             break;
         case 'h':
             tune_usage(stdout);
-            rc = 0;
-            break;
+            return 1;
         default:
-            fprintf(stderr, "numasim tune: see numasim tune --help\n");
-            rc = ERR_EXIT;
+            return err_set(e, NULL, 0, "numasim tune: see numasim tune --help");
         }
     }
-    if (rc < 0 && o.probe_target) {
-        if (o.target) {
-            fprintf(stderr, "numasim tune: give --target or --probe-target, not both\n");
-            rc = ERR_EXIT;
-        } else if (argc - optind != 1) {
-            fprintf(stderr,
-                    "numasim tune: --probe-target expects one PLATFORM.xml, got %d "
-                    "arguments (see --help)\n",
-                    argc - optind);
-            rc = ERR_EXIT;
-        } else {
-            err_t e = {{0}};
-            char *plat = cli_find(argv[optind], "platform", &e);
-            if (!plat) {
-                fprintf(stderr, "%s\n", e.msg);
-                rc = ERR_EXIT;
-            } else {
-                rc = cli_tune_probe(o.probe_target, o.params, o.out, o.max_evals, o.sets, o.nsets,
-                                    plat);
-            }
-            free(plat);
-        }
-    }
-    if (rc < 0 && !o.target) {
-        fprintf(stderr, "numasim tune: --target MEASURED.csv is required (see --help)\n");
-        rc = ERR_EXIT;
-    } else if (rc < 0 && argc - optind != 2) {
-        fprintf(stderr,
-                "numasim tune: expected PLATFORM.xml SCENARIO.ini, got %d argument%s "
-                "(see --help)\n",
-                argc - optind, argc - optind == 1 ? "" : "s");
-        rc = ERR_EXIT;
-    }
+    return 0;
+}
+
+/* --probe-target: one platform, fitted by cli_tune_probe. Returns its exit
+ * code, or -1 with e. */
+static int tune_probe_cmd(int argc, char **argv, const opts_t *o, err_t *e)
+{
+    if (o->target)
+        return err_set(e, NULL, 0, "numasim tune: give --target or --probe-target, not both");
+    if (argc - optind != 1)
+        return err_set(e, NULL, 0,
+                       "numasim tune: --probe-target expects one PLATFORM.xml, got %d "
+                       "arguments (see --help)",
+                       argc - optind);
+    char *plat = cli_find(argv[optind], "platform", e);
+    if (!plat)
+        return -1;
+    int rc =
+        cli_tune_probe(o->probe_target, o->params, o->out, o->max_evals, o->sets, o->nsets, plat);
+    free(plat);
+    return rc;
+}
+
+/* --target: a platform and a scenario, fitted by tune_main. Returns its
+ * exit code, or -1 with e. */
+static int tune_target_cmd(int argc, char **argv, opts_t *o, err_t *e)
+{
+    if (!o->target)
+        return err_set(e, NULL, 0, "numasim tune: --target MEASURED.csv is required (see --help)");
+    if (argc - optind != 2)
+        return err_set(e, NULL, 0,
+                       "numasim tune: expected PLATFORM.xml SCENARIO.ini, got %d argument%s "
+                       "(see --help)",
+                       argc - optind, argc - optind == 1 ? "" : "s");
     char *plat = NULL, *scen = NULL;
-    if (rc < 0) {
-        err_t e = {{0}};
-        if (!(plat = cli_find(argv[optind], "platform", &e)) ||
-            !(scen = cli_find(argv[optind + 1], "scenario", &e))) {
-            fprintf(stderr, "%s\n", e.msg);
-            rc = ERR_EXIT;
-        }
-    }
-    if (rc < 0) {
-        o.platform = plat;
-        o.scenario = scen;
+    int rc = -1;
+    if ((plat = cli_find(argv[optind], "platform", e)) &&
+        (scen = cli_find(argv[optind + 1], "scenario", e))) {
+        o->platform = plat;
+        o->scenario = scen;
         int fatal = ERR_EXIT;
-        rc = tune_main(&o, &fatal);
+        rc = tune_main(o, &fatal);
     }
     free(plat);
     free(scen);
-    free(o.sets);
     return rc;
+}
+
+int cli_tune(int argc, char **argv)
+{
+    opts_t o = {.max_evals = 200};
+    o.sets = xcalloc((size_t)argc + 1, sizeof *o.sets);
+    err_t e = {{0}};
+    int rc = tune_parse_opts(argc, argv, &o, &e);
+    if (rc == 1)
+        rc = 0; /* --help */
+    else if (rc == 0 && o.probe_target)
+        rc = tune_probe_cmd(argc, argv, &o, &e);
+    else if (rc == 0)
+        rc = tune_target_cmd(argc, argv, &o, &e);
+    free(o.sets);
+    return cli_exit_code(rc, &e);
 }
 
 /* Everything a run of tune owns, freed at the end whatever happened. */
@@ -386,17 +388,17 @@ static int tune_main(const opts_t *o, int *fatal)
     return rc < 0 ? *fatal : 0;
 }
 
-/* Reads and checks every input; fills S and the output path. */
-static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
+/* The platform with the --set overrides of its properties, the parameters
+ * to fit and their initial values; *user_strat and *user_cache: whether
+ * --set gives the scenario's strategies or cache states. Returns 0, or -1
+ * with e. */
+static int setup_params(const opts_t *o, state_t *S, int *user_strat, int *user_cache, err_t *e)
 {
     char key[128];
-    int user_strat = 0, user_cache = 0;
     if (o->nsets > 60)
         return err_set(e, "--set", 0, "at most 60 overrides, not %d", o->nsets);
-    S->ov = calloc((size_t)o->nsets + 1, sizeof *S->ov);
-    S->ssets = calloc((size_t)o->nsets + 4, sizeof *S->ssets);
-    if (!S->ov || !S->ssets)
-        abort();
+    S->ov = xcalloc((size_t)o->nsets + 1, sizeof *S->ov);
+    S->ssets = xcalloc((size_t)o->nsets + 4, sizeof *S->ssets);
     for (int i = 0; i < o->nsets; i++) {
         set_key(o->sets[i], key, sizeof key);
         const char *eq = strchr(o->sets[i], '=');
@@ -407,8 +409,8 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
             return err_set(e, "--set", 0,
                            "scenario.platforms: tune runs the scenario on "
                            "PLATFORM.xml only; do not set it");
-        user_strat |= !strcmp(key, "scenario.strategies");
-        user_cache |= !strcmp(key, "scenario.cache");
+        *user_strat |= !strcmp(key, "scenario.strategies");
+        *user_cache |= !strcmp(key, "scenario.cache");
     }
     S->p = platform_read(o->platform, S->ov, S->nov, e);
     if (!S->p)
@@ -420,9 +422,8 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
     } else {
         for (int i = 0; i < p->nparams; i++)
             if (p->params[i].tunable) {
-                S->names = realloc(S->names, sizeof *S->names * (size_t)(S->nparams + 1));
-                if (!S->names || !(S->names[S->nparams++] = strdup(p->params[i].name)))
-                    abort();
+                S->names = xrealloc(S->names, sizeof *S->names * (size_t)(S->nparams + 1));
+                S->names[S->nparams++] = xstrdup(p->params[i].name);
             }
         if (S->nparams == 0)
             return err_set(e, o->platform, 0,
@@ -431,9 +432,7 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
     }
     if (S->nparams > 60)
         return err_set(e, "--params", 0, "at most 60 parameters, not %d", S->nparams);
-    S->initial = calloc((size_t)S->nparams, sizeof *S->initial);
-    if (!S->initial)
-        abort();
+    S->initial = xcalloc((size_t)S->nparams, sizeof *S->initial);
     for (int i = 0; i < S->nparams; i++) {
         const platform_param_t *q = platform_param(p, S->names[i]);
         if (q->overridden)
@@ -442,8 +441,15 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
             return err_set(e, o->platform, q->line,
                            "parameter '%s' is '%s'; tune fits numbers > 0 only", q->name, q->value);
     }
+    return 0;
+}
 
-    /* The scenario as every evaluation will run it (but for the fitted values). */
+/* The scenario as every evaluation will run it (but for the fitted values):
+ * on the platform file only, with the user's --set. Returns 0, or -1 with
+ * e. */
+static int setup_scenario(const opts_t *o, state_t *S, err_t *e)
+{
+    const platform_t *p = S->p;
     char abs[PATH_MAX];
     if (!realpath(o->platform, abs))
         return err_set(e, o->platform, 0, "cannot resolve path: %s", strerror(errno));
@@ -465,25 +471,39 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
                        s->sweep_key);
     if (run_check(s, p, e) < 0)
         return -1;
+    return 0;
+}
 
-    /* The target cells. */
+/* The target cells of this platform; strats and caches get the scenario's
+ * names, *nfit the number of cells to fit. Returns 0, or -1 with e. */
+static int setup_cells(const opts_t *o, state_t *S, const char **strats, const char **caches,
+                       int *nfit, err_t *e)
+{
+    const platform_t *p = S->p;
+    const scenario_t *s = S->s;
     int ncells = 0, nother = 0;
     if (tune_read_target(o->target, &S->cells, &ncells, e) < 0)
         return -1;
-    const char *strats[STRAT_COUNT], *caches[2];
     for (int i = 0; i < s->nstrategies; i++)
         strats[i] = strategy_name(s->strategies[i]);
     for (int i = 0; i < s->ncaches; i++)
         caches[i] = cache_state_name(s->caches[i]);
-    int nfit = tune_select(o->target, S->cells, ncells, p->name, strats, s->nstrategies, caches,
-                           s->ncaches, &nother, e);
-    if (nfit < 0)
+    *nfit = tune_select(o->target, S->cells, ncells, p->name, strats, s->nstrategies, caches,
+                        s->ncaches, &nother, e);
+    if (*nfit < 0)
         return -1;
     if (nother)
         fprintf(stderr, "note: %s: ignoring %d row%s of other platforms (fitting %s)\n", o->target,
                 nother, nother == 1 ? "" : "s", p->name);
+    return 0;
+}
 
-    /* Only the strategies and cache states of the cells are simulated. */
+/* Only the strategies and cache states of the cells are simulated (unless
+ * --set gives them): their --set into S->owned[1] and [2]. */
+static void restrict_runs(state_t *S, const char **strats, const char **caches, int nfit,
+                          int user_strat, int user_cache)
+{
+    const scenario_t *s = S->s;
     char list[256];
     int used = 0;
     if (!user_strat) {
@@ -508,6 +528,11 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
                 }
         S->owned[2] = xasprintf("%s%s", list, "");
     }
+}
+
+/* The command line of an evaluation (eval_sim). */
+static void setup_eval(const opts_t *o, state_t *S, int nfit)
+{
     eval_ctx_t *T = &S->ev;
     int n = 0;
     const char *fixed[] = {"numasim", "run", "-q", "-o", "", "--set", S->owned[0]};
@@ -521,9 +546,7 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
     T->nfixed = n;
     T->nparams = S->nparams;
     T->names = (const char *const *)S->names;
-    T->tail = calloc((size_t)(2 * o->nsets + 2), sizeof *T->tail);
-    if (!T->tail)
-        abort();
+    T->tail = xcalloc((size_t)(2 * o->nsets + 2), sizeof *T->tail);
     S->owned[3] = (char *)T->tail;
     n = 0;
     for (int i = 0; i < o->nsets; i++) {
@@ -533,8 +556,12 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
     T->tail[n] = (char *)o->scenario;
     T->cells = S->cells;
     T->ncells = nfit;
+}
 
-    /* Where the result goes: never over the input unless -o names it. */
+/* Where the result goes: never over the input unless -o names it. Returns
+ * 0, or -1 with e. */
+static int setup_output(const opts_t *o, char *out, size_t outn, err_t *e)
+{
     if (o->out)
         snprintf(out, outn, "%s", o->out);
     else
@@ -559,6 +586,19 @@ static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
     return 0;
 }
 
+/* Reads and checks every input; fills S and the output path. */
+static int setup(const opts_t *o, state_t *S, char *out, size_t outn, err_t *e)
+{
+    int user_strat = 0, user_cache = 0, nfit = 0;
+    const char *strats[STRAT_COUNT], *caches[2];
+    if (setup_params(o, S, &user_strat, &user_cache, e) < 0 || setup_scenario(o, S, e) < 0 ||
+        setup_cells(o, S, strats, caches, &nfit, e) < 0)
+        return -1;
+    restrict_runs(S, strats, caches, nfit, user_strat, user_cache);
+    setup_eval(o, S, nfit);
+    return setup_output(o, out, outn, e);
+}
+
 /* Prints the fit, writes the tuned platform. */
 static int report(const opts_t *o, state_t *S, const char *out, err_t *e)
 {
@@ -581,10 +621,8 @@ static int report(const opts_t *o, state_t *S, const char *out, err_t *e)
 
     /* The tuned platform: fitted values, plus the fixed platform.* overrides. */
     int n = S->nparams + S->nov;
-    const char **names = calloc((size_t)n, sizeof *names);
-    double *vals = calloc((size_t)n, sizeof *vals);
-    if (!names || !vals)
-        abort();
+    const char **names = xcalloc((size_t)n, sizeof *names);
+    double *vals = xcalloc((size_t)n, sizeof *vals);
     char comment[3000], date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&now));
