@@ -9,6 +9,14 @@
  * Every field of a base, a timer and jiffies lives in simulated memory and is
  * touched only through cpu_read/cpu_write/..., so every access is paid for.
  * The timer core knows nothing of SimGrid.
+ *
+ * Its files, each calling only those listed after it:
+ *   timer_ops.c    the kernel API on timers: add/mod/del_timer, timer_pending,
+ *                  try_to_del_timer_sync
+ *   timer_core.c   bases, jiffies, timer allocation, the kernel text, the tick
+ *   timer_wheel.c  the cascading wheel and the run loop (timer_wheel.h)
+ *   timer_list.c   list links in simulated memory, spin_lock_irq (timer_list.h)
+ * timer_internal.h holds the state of a timer core that they share.
  */
 #ifndef NUMASIM_TIMER_H
 #define NUMASIM_TIMER_H

@@ -1,4 +1,4 @@
-/* timer_core: bases, jiffies, timer allocation and the tick.
+/* timer_core: bases, jiffies, timer allocation, the kernel text and the tick.
  *
  * Placement: CPU i's base is allocated in node(i)'s memory, line-aligned;
  * jiffies has a line of its own in the timekeeper's node; each CPU has one
@@ -12,16 +12,11 @@
  * again when it ends (__do_softirq's restart, at most 10 times).
  */
 #include "timer_internal.h"
+#include "timer_wheel.h"
+
+#include "xalloc.h"
 
 #include <stdlib.h>
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        abort();
-    return p;
-}
 
 enum { BASE_HEADS = TVR_SIZE + 4 * TVN_SIZE };
 
@@ -181,9 +176,7 @@ maddr_t tcore_jiffies_addr(const tcore_t *tc)
 
 int tcore_register_fn(tcore_t *tc, timer_fn_t fn, void *ctx)
 {
-    tc->fns = realloc(tc->fns, sizeof *tc->fns * (size_t)(tc->nfns + 1));
-    if (!tc->fns)
-        abort();
+    tc->fns = xrealloc(tc->fns, sizeof *tc->fns * (size_t)(tc->nfns + 1));
     tc->fns[tc->nfns].fn = fn;
     tc->fns[tc->nfns].ctx = ctx;
     return tc->nfns++;

@@ -1,11 +1,10 @@
-/* timer_internal: what the files of the timer core share; not an API. */
+/* timer_internal: the state of a timer core, which its files share; not an
+ * API. The functions each file offers the others are in timer_list.h and
+ * timer_wheel.h. */
 #ifndef NUMASIM_TIMER_INTERNAL_H
 #define NUMASIM_TIMER_INTERNAL_H
 
 #include "timer.h"
-
-#define LIST_POISON1 0x00100100ull /* written into unlinked entries, never read */
-#define LIST_POISON2 0x00200200ull
 
 typedef struct {
     timer_fn_t fn;
@@ -41,20 +40,5 @@ static inline void tcore_emit(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t
         tc->obs(tc, ev, c, t, tc->obs_ctx);
     }
 }
-
-/* Locking helpers: spin_lock_irq and friends on simulated lock words. */
-void tlock_irq(cpu_t *c, maddr_t lock);
-void tunlock_irq(cpu_t *c, maddr_t lock);
-
-/* Lists of 16-byte heads {next, prev} in simulated memory. */
-void tlist_add_tail(cpu_t *c, maddr_t node, maddr_t head);
-void tlist_unlink(cpu_t *c, maddr_t node);
-
-/* The wheel (timer_wheel.c); the base lock is held by the caller. */
-void wheel_add(cpu_t *c, tcore_t *tc, maddr_t base, maddr_t t);
-void wheel_run(cpu_t *c, tcore_t *tc, maddr_t base);
-
-/* The classic and tracking operations (timer_ops.c). */
-void detach_tracking(cpu_t *c, maddr_t t, int clear_pending);
 
 #endif

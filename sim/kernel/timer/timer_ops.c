@@ -1,4 +1,5 @@
-/* timer_ops: add/mod/del for both designs, and the tick.
+/* timer_ops: the kernel API on timers (add/mod/del_timer, timer_pending,
+ * try_to_del_timer_sync) for both designs.
  *
  * Classic (2.6.6): a timer is pending iff timer->base != NULL; mod_timer
  * serialises on the timer's own lock and moves the timer to the calling
@@ -6,6 +7,8 @@
  * iff entry.next != NULL; lock_timer_base() finds and locks the base.
  */
 #include "timer_internal.h"
+#include "timer_list.h"
+#include "timer_wheel.h"
 
 #include "spinlock.h"
 
@@ -102,14 +105,6 @@ static int del_classic(cpu_t *c, tcore_t *tc, maddr_t t)
 }
 
 /* --- tracking (2.6.13) --- */
-
-void detach_tracking(cpu_t *c, maddr_t t, int clear_pending)
-{
-    tlist_unlink(c, t);
-    if (clear_pending)
-        cpu_write(c, t, 0);
-    cpu_write(c, t + 8, LIST_POISON2);
-}
 
 /* Returns the base t is on, locked with interrupts off. */
 static maddr_t lock_timer_base(cpu_t *c, maddr_t t)

@@ -17,39 +17,9 @@
  * Every read and write below is an access to simulated memory, paid through
  * the coherence model: the list heads live in the base, the links in timers.
  */
-#include "timer_internal.h"
+#include "timer_wheel.h"
 
-#include "spinlock.h"
-
-void tlock_irq(cpu_t *c, maddr_t lock)
-{
-    cpu_irq_disable(c);
-    spin_lock(c, lock);
-}
-
-void tunlock_irq(cpu_t *c, maddr_t lock)
-{
-    spin_unlock(c, lock);
-    cpu_irq_enable(c);
-}
-
-void tlist_add_tail(cpu_t *c, maddr_t node, maddr_t head)
-{
-    maddr_t prev = cpu_read(c, head + 8);
-    cpu_write(c, node, head);
-    cpu_write(c, node + 8, prev);
-    cpu_write(c, prev, node);
-    cpu_write(c, head + 8, node);
-}
-
-/* Unlinks node from its neighbours; its own links are the caller's. */
-void tlist_unlink(cpu_t *c, maddr_t node)
-{
-    maddr_t next = cpu_read(c, node);
-    maddr_t prev = cpu_read(c, node + 8);
-    cpu_write(c, next + 8, prev);
-    cpu_write(c, prev, next);
-}
+#include "timer_list.h"
 
 static maddr_t tv_head(maddr_t base, int level, uint64_t slot)
 {
