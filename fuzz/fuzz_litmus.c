@@ -3,7 +3,8 @@
  * The input is a litmus test (the bytes up to the first NUL). Errors must be
  * one non-empty line. A test that parses must be one the runner can follow
  * without looking outside its arrays: every jump target, register, variable,
- * expression and condition index in range. Everything must be freed
+ * expression and condition index in range (the filter's and the pointer
+ * locals' too). Everything must be freed
  * (LeakSanitizer is on).
  */
 #include "fuzz_common.h"
@@ -38,8 +39,15 @@ static void check_test(const litmus_t *t)
         const lit_proc_t *P = &t->proc[p];
         for (int k = 0; k < P->ncode; k++) {
             const lit_insn_t *in = &P->code[k];
-            if (in->op <= LI_UNLOCK && in->op != LI_FENCE)
-                check(in->var >= 0 && in->var < t->nvars, "bad variable");
+            if (LIT_OP_HAS_VAR(in->op))
+                check(in->preg >= 0 ? in->preg < P->nregs : in->var >= 0 && in->var < t->nvars,
+                      "bad variable");
+            else
+                check(in->preg == -1, "a pointer local on an op without a variable");
+            if (in->op == LI_FADD || in->op == LI_ADDUNLESS || in->op == LI_STORE)
+                check(in->e1 >= 0 && in->e1 < t->nexpr, "bad operand");
+            if (in->op == LI_ADDUNLESS || in->op == LI_CMPXCHG)
+                check(in->e2 >= 0 && in->e2 < t->nexpr, "bad operand");
             if (in->op == LI_ASSIGN)
                 check(in->reg >= 0 && in->reg < P->nregs, "bad register");
             if (in->op == LI_LOAD) /* -1: a bare READ_ONCE(*x); drops the value */
@@ -49,6 +57,7 @@ static void check_test(const litmus_t *t)
         }
     }
     check(t->root >= 0 && t->root < t->ncond, "no condition");
+    check(t->filter >= 0 && t->filter <= t->ncond, "bad filter");
     for (int i = 0; i < t->ncond; i++) {
         const lit_cond_t *c = &t->cond[i];
         if (c->kind == LC_ATOM)

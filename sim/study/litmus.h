@@ -2,14 +2,29 @@
  * (tools/memory-model/litmus-tests/), parsed (litmus_parse.c) and
  * run many times on a machine (litmus_run.c).
  *
- * The subset: a "C NAME" header, (* comments *), an init block
- * "{ x=0; y=1; }", processes "P0(int *x, spinlock_t *l) { int r0; ... }"
- * whose statements are WRITE_ONCE, READ_ONCE, smp_store_release,
- * smp_load_acquire, smp_mb, smp_wmb, smp_rmb, xchg, cmpxchg (and their
- * _relaxed, _acquire, _release forms), spin_lock, spin_unlock, assignments
- * of expressions over locals, and if/else on them; then one clause
- * "exists", "~exists" or "forall" over registers (1:r0=1) and final values
- * (x=2) with /\, \/, ~ and parentheses.
+ * The dialect: a "C NAME" header, comments (* ... *), / * ... * / and //
+ * anywhere (in a process, "(*" opens a comment only before a blank: "(*x"
+ * is a dereference), an init block "{ x=0; int *p = &y; q=y; atomic_t v =
+ * ATOMIC_INIT(1); }", processes "P0(int *x, int **p, spinlock_t *l,
+ * atomic_t *v) { int r0; int *r1; ... }" whose statements are WRITE_ONCE,
+ * READ_ONCE, smp_store_release, smp_load_acquire, rcu_dereference,
+ * rcu_assign_pointer (through a shared variable or a local that holds a
+ * pointer: READ_ONCE(*r1)), smp_mb, smp_wmb, smp_rmb, smp_mb__before_atomic,
+ * smp_mb__after_atomic, smp_mb__after_spinlock, xchg, cmpxchg, the atomic_t
+ * operations (atomic_read, atomic_set, atomic_add/sub/inc/dec, their
+ * _return and fetch_ forms, atomic_xchg, atomic_cmpxchg, atomic_add_unless,
+ * atomic_inc_not_zero, ...; the RMWs that return a value with their
+ * _relaxed, _acquire, _release forms), spin_lock, spin_unlock, spin_trylock,
+ * spin_is_locked, rcu_read_lock, rcu_read_unlock, synchronize_rcu,
+ * "(void)CALL", assignments of expressions over locals, and if/else on
+ * them; then "locations [0:r1; x]" (printed with the state), "filter
+ * COND" (runs that fail it are not counted) and one clause "exists",
+ * "~exists" or "forall" over registers (1:r0=1, 1:r0=x: a pointer) and final
+ * values (x=2, p=y) with /\, \/, ~ and parentheses.
+ *
+ * A pointer is a value like any other: LIT_PTR(v), v the variable's index,
+ * written and read through the machine like an int, and mapped to the
+ * variable's address when an access goes through it.
  */
 #ifndef NUMASIM_LITMUS_H
 #define NUMASIM_LITMUS_H
@@ -22,6 +37,11 @@
 
 enum { LIT_MAXPROC = 16, LIT_MAXREG = 16, LIT_MAXVAR = 32 };
 
+/* The value of a pointer to variable v (&v): far from any int a test
+ * writes. */
+#define LIT_PTR_BASE ((int64_t)0x4c49540000000000) /* "LIT" */
+#define LIT_PTR(v)   (LIT_PTR_BASE + (int64_t)(v))
+
 typedef enum { LE_CONST, LE_REG, LE_NOT, LE_NEG, LE_BIN } lit_ekind_t;
 typedef struct {
     lit_ekind_t kind;
@@ -31,22 +51,40 @@ typedef struct {
     int reg;
 } lit_expr_t;
 
+/* The instructions up to LI_ISLOCKED (LI_FENCE excepted) access a variable:
+ * var, or (preg >= 0) the variable whose pointer local preg holds. */
 typedef enum {
-    LI_LOAD,    /* reg = load var (order) */
-    LI_STORE,   /* store var = e1 (order) */
-    LI_FENCE,   /* kind: CPU_MB, CPU_WMB, CPU_RMB (machine_backend.h values 0..2) */
-    LI_XCHG,    /* reg (or -1) = xchg(var, e1) */
-    LI_CMPXCHG, /* reg (or -1) = cmpxchg(var, e1, e2) */
-    LI_LOCK,
-    LI_UNLOCK,
-    LI_ASSIGN, /* reg = e1 */
-    LI_JZ,     /* if e1 == 0 goto target */
-    LI_JMP
+    LI_LOAD,      /* reg (or -1) = load var (order) */
+    LI_STORE,     /* store var = e1 (order) */
+    LI_FENCE,     /* kind: CPU_MB, CPU_WMB, CPU_RMB (machine_backend.h values 0..2) */
+    LI_XCHG,      /* reg (or -1) = xchg(var, e1) */
+    LI_CMPXCHG,   /* reg (or -1) = cmpxchg(var, e1, e2) */
+    LI_LOCK,      /* spin_lock(var) */
+    LI_UNLOCK,    /* spin_unlock(var) */
+    LI_FADD,      /* reg (or -1) = atomic add of e1 to var; kind: LIT_FADD_* */
+    LI_ADDUNLESS, /* reg (or -1) = atomic_add_unless(var, e1, e2) */
+    LI_TRYLOCK,   /* reg (or -1) = spin_trylock(var) */
+    LI_ISLOCKED,  /* reg (or -1) = spin_is_locked(var) */
+    LI_ASSIGN,    /* reg = e1 */
+    LI_JZ,        /* if e1 == 0 goto target */
+    LI_JMP,
+    LI_RCU_LOCK,   /* rcu_read_lock() */
+    LI_RCU_UNLOCK, /* rcu_read_unlock() */
+    LI_SYNC_RCU    /* synchronize_rcu() */
 } lit_op_t;
+
+/* What LI_FADD returns: the old value, the new one, or whether the new one
+ * is 0 (atomic_dec_and_test). */
+enum { LIT_FADD_OLD, LIT_FADD_NEW, LIT_FADD_ZERO };
+
+/* Whether instruction op accesses a variable (var or through preg). */
+#define LIT_OP_HAS_VAR(op) ((op) <= LI_ISLOCKED && (op) != LI_FENCE)
 
 typedef struct {
     lit_op_t op;
     int reg, var, e1, e2, target, kind;
+    int preg; /* >= 0: the access goes through the pointer in this local */
+    int line; /* in the test's file */
     cpu_order_t order;
 } lit_insn_t;
 
@@ -71,6 +109,7 @@ typedef enum { LQ_EXISTS, LQ_NOT_EXISTS, LQ_FORALL } lit_quant_t;
 
 typedef struct {
     char *name;
+    char *path; /* the file it was read from */
     int nvars;
     char *var[LIT_MAXVAR];
     int64_t init[LIT_MAXVAR];
@@ -81,7 +120,10 @@ typedef struct {
     lit_cond_t *cond;
     int ncond, root;
     lit_quant_t quant;
+    int filter;   /* the root of the filter condition, + 1 (0: none) */
     char *expect; /* the text after "numasim-expect:" in a comment, or NULL */
+    char *result; /* the kernel's "Result: Never" (Sometimes, Always), or NULL */
+    int rcu;      /* a process uses RCU */
 } litmus_t;
 
 /* Parses the test in text (len bytes; need not end in NUL) read from path.
@@ -91,8 +133,12 @@ litmus_t *litmus_parse(const char *path, const char *text, size_t len, err_t *e)
 litmus_t *litmus_read(const char *path, err_t *e);
 void litmus_free(litmus_t *t);
 
-/* Does the final state (regs[p][r], vals[v]) satisfy the proposition? */
+/* Does the final state (regs[p][r], vals[v]) satisfy the proposition?
+ * litmus_filter: the filter (1 without one). */
 int litmus_holds(const litmus_t *t, const int64_t (*regs)[LIT_MAXREG], const int64_t *vals);
+int litmus_filter(const litmus_t *t, const int64_t (*regs)[LIT_MAXREG], const int64_t *vals);
+/* The variable whose pointer v is (LIT_PTR), or -1. */
+int litmus_ptr_var(const litmus_t *t, int64_t v);
 /* Evaluates expression i over registers regs. */
 int64_t litmus_eval(const litmus_t *t, int i, const int64_t *regs);
 

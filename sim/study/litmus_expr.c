@@ -51,13 +51,25 @@ static int primary(lex_t *L)
         L->depth--;
         return lex_expect(L, ")") < 0 ? -1 : x;
     }
-    if (L->tok == T_ID) {
-        int r = lex_find(p->reg, p->nregs, L->text);
-        if (r < 0)
-            return lex_fail(L, "'%s' is not a local (int) of P%d", L->text, L->proc);
+    int amp = lex_is(L, "&");
+    if (amp)
         lex_next(L);
-        return new_expr(L, (lit_expr_t){.kind = LE_REG, .reg = r});
+    if (L->tok == T_ID) {
+        int r = amp ? -1 : lex_find(p->reg, p->nregs, L->text);
+        if (r >= 0) {
+            lex_next(L);
+            return new_expr(L, (lit_expr_t){.kind = LE_REG, .reg = r});
+        }
+        /* A shared variable's name is its address (int *x: x is &*x). */
+        int v = lex_find(L->t->var, L->t->nvars, L->text);
+        if (v < 0 || !L->pvar[v])
+            return lex_fail(L, "'%s' is not a local of P%d nor in its parameters", L->text,
+                            L->proc);
+        lex_next(L);
+        return new_expr(L, (lit_expr_t){.kind = LE_CONST, .v = LIT_PTR(v)});
     }
+    if (amp)
+        return lex_fail(L, "expected a variable after '&'");
     return lex_fail(L, "expected an expression, found '%s'",
                     L->tok == T_EOF ? "end of file" : L->text);
 }
@@ -153,6 +165,8 @@ static int new_cond(lex_t *L, lit_cond_t c)
     return t->ncond++;
 }
 
+static int location(lex_t *L, lit_cond_t *cp);
+
 static int atom(lex_t *L)
 {
     if (L->failed)
@@ -174,6 +188,25 @@ static int atom(lex_t *L)
         return a < 0 || lex_expect(L, ")") < 0 ? -1 : a;
     }
     lit_cond_t c = {.kind = LC_ATOM, .proc = -1};
+    if (location(L, &c) < 0 || lex_expect(L, "=") < 0)
+        return -1;
+    if (litmus_parse_value(L, &c.v) < 0)
+        return -1;
+    return new_cond(L, c);
+}
+
+int litmus_parse_location(lex_t *L)
+{
+    lit_cond_t c = {.kind = LC_ATOM, .proc = -1};
+    if (location(L, &c) < 0)
+        return -1;
+    return new_cond(L, c);
+}
+
+/* P:REG or VAR, into c (proc, idx). Returns 0 or -1. */
+static int location(lex_t *L, lit_cond_t *cp)
+{
+    lit_cond_t c = *cp;
     if (L->tok == T_INT) {
         if (L->ival < 0 || L->ival >= L->t->nprocs) /* before the cast: any size */
             return lex_fail(L, "no process P%lld", (long long)L->ival);
@@ -196,18 +229,34 @@ static int atom(lex_t *L)
                         L->tok == T_EOF ? "end of file" : L->text);
     }
     lex_next(L);
-    if (lex_expect(L, "=") < 0)
-        return -1;
+    *cp = c;
+    return 0;
+}
+
+int litmus_parse_value(lex_t *L, int64_t *v)
+{
     int neg = 0;
     if (lex_is(L, "-")) {
         neg = 1;
         lex_next(L);
+    } else if (lex_is(L, "&")) {
+        lex_next(L);
+        if (L->tok != T_ID)
+            return lex_fail(L, "expected a variable after '&'");
+    }
+    if (L->tok == T_ID && !neg) { /* a pointer: p=y, 1:r0=x */
+        int k = lex_find(L->t->var, L->t->nvars, L->text);
+        if (k < 0)
+            return lex_fail(L, "undeclared variable '%s'", L->text);
+        *v = LIT_PTR(k);
+        lex_next(L);
+        return 0;
     }
     if (L->tok != T_INT)
-        return lex_fail(L, "expected a number after '='");
-    c.v = neg ? -L->ival : L->ival;
+        return lex_fail(L, "expected a number or a variable after '='");
+    *v = neg ? -L->ival : L->ival;
     lex_next(L);
-    return new_cond(L, c);
+    return 0;
 }
 
 static int conjunction(lex_t *L)
@@ -254,4 +303,14 @@ static int holds(const litmus_t *t, int i, const int64_t (*regs)[LIT_MAXREG], co
 int litmus_holds(const litmus_t *t, const int64_t (*regs)[LIT_MAXREG], const int64_t *vals)
 {
     return holds(t, t->root, regs, vals);
+}
+
+int litmus_filter(const litmus_t *t, const int64_t (*regs)[LIT_MAXREG], const int64_t *vals)
+{
+    return !t->filter || holds(t, t->filter - 1, regs, vals);
+}
+
+int litmus_ptr_var(const litmus_t *t, int64_t v)
+{
+    return v >= LIT_PTR_BASE && v < LIT_PTR_BASE + t->nvars ? (int)(v - LIT_PTR_BASE) : -1;
 }

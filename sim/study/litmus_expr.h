@@ -17,4 +17,13 @@ int litmus_parse_expr(lex_t *L);
  * root's index, or -1 with the parse failed. */
 int litmus_parse_cond(lex_t *L);
 
+/* Parses a location of the final state (P:REG or VAR, as in "locations
+ * [...]") into a condition atom that nothing evaluates. Returns its index,
+ * or -1 with the parse failed. */
+int litmus_parse_location(lex_t *L);
+
+/* Parses a value: a number, -number, a variable's name or &name (its
+ * pointer, LIT_PTR). Returns 0, or -1 with the parse failed. */
+int litmus_parse_value(lex_t *L, int64_t *v);
+
 #endif

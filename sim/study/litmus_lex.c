@@ -2,9 +2,10 @@
  *
  * A hand-written scanner over the text: identifiers, integers, strings
  * (skipped), punctuation with the two-character operators (the /\ and \/
- * of the condition, ==, !=, &&, ||). (* comments *) are skipped outside the
- * processes (where "(*x" is a dereference) and searched for a
- * "numasim-expect:" line. Lines are counted for the error messages.
+ * of the condition, ==, !=, &&, ||). Comments of the three kinds are skipped
+ * anywhere ("(*" in a process only before a blank, "*" or ")": "(*x" is a
+ * dereference) and searched for a "numasim-expect:" and a "Result:" line.
+ * Lines are counted for the error messages.
  */
 #include "litmus_lex.h"
 
@@ -29,36 +30,56 @@ int lex_fail(lex_t *L, const char *fmt, ...)
     return -1;
 }
 
-static void comment(lex_t *L)
+/* Copies the rest of the line after key in [k, end) to a new string: the
+ * comment's "numasim-expect:" or "Result:" line (the first of each). */
+static void key_line(lex_t *L, const char *key, char **dst, size_t start, size_t end)
 {
-    size_t start = L->i;
-    int line0 = L->line;
-    L->i += 2;
-    while (L->i + 1 < L->n && !(L->s[L->i] == '*' && L->s[L->i + 1] == ')')) {
-        if (L->s[L->i] == '\n')
-            L->line++;
-        L->i++;
-    }
-    if (L->i + 1 >= L->n) {
-        L->tline = line0;
-        lex_fail(L, "unterminated comment");
-        L->i = L->n;
-        return;
-    }
-    L->i += 2;
-    const char *key = "numasim-expect:";
     size_t kl = strlen(key);
-    for (size_t k = start; k + kl <= L->i; k++)
-        if (!memcmp(L->s + k, key, kl) && !L->t->expect) {
+    for (size_t k = start; k + kl <= end && !*dst; k++)
+        if (!memcmp(L->s + k, key, kl)) {
             size_t j = k + kl;
-            while (j < L->i - 2 && L->s[j] != '\n')
+            while (j < end && L->s[j] != '\n' && L->s[j] != '*')
                 j++;
             char buf[256];
             size_t len = j - (k + kl) < sizeof buf - 1 ? j - (k + kl) : sizeof buf - 1;
             memcpy(buf, L->s + k + kl, len);
             buf[len] = '\0';
-            L->t->expect = xstrdup(buf);
+            if (!strcmp(key, "Result:")) { /* the word only */
+                char word[32];
+                if (sscanf(buf, " %31[A-Za-z]", word) == 1)
+                    *dst = xstrdup(word);
+            } else {
+                *dst = xstrdup(buf);
+            }
         }
+}
+
+/* Skips a comment that opens at L->i with open_len characters and closes
+ * with close ("\n": at the end of the line). */
+static void comment(lex_t *L, size_t open_len, const char *close)
+{
+    size_t start = L->i, cl = strlen(close);
+    int line0 = L->line;
+    L->i += open_len;
+    while (L->i + cl <= L->n && memcmp(L->s + L->i, close, cl)) {
+        if (L->s[L->i] == '\n')
+            L->line++;
+        L->i++;
+    }
+    if (L->i + cl > L->n) {
+        if (close[0] == '\n') { /* a // comment on the last line */
+            L->i = L->n;
+            return;
+        }
+        L->tline = line0;
+        lex_fail(L, "unterminated comment");
+        L->i = L->n;
+        return;
+    }
+    if (close[0] != '\n') /* the newline is the next blank */
+        L->i += cl;
+    key_line(L, "numasim-expect:", &L->t->expect, start, L->i);
+    key_line(L, "Result:", &L->t->result, start, L->i);
 }
 
 void lex_next(lex_t *L)
@@ -69,9 +90,18 @@ void lex_next(lex_t *L)
                 L->line++;
             L->i++;
         }
-        if (!L->in_code && L->i + 1 < L->n && L->s[L->i] == '(' && L->s[L->i + 1] == '*')
-            comment(L);
+        char c0 = L->i < L->n ? L->s[L->i] : '\0', c1 = L->i + 1 < L->n ? L->s[L->i + 1] : '\0';
+        char c2 = L->i + 2 < L->n ? L->s[L->i + 2] : '\0';
+        if (c0 == '(' && c1 == '*' &&
+            (!L->in_code || isspace((unsigned char)c2) || c2 == '*' || c2 == ')'))
+            comment(L, 2, "*)");
+        else if (c0 == '/' && c1 == '*')
+            comment(L, 2, "*/");
+        else if (c0 == '/' && c1 == '/')
+            comment(L, 2, "\n");
         else
+            break;
+        if (L->failed)
             break;
     }
     L->tline = L->line;

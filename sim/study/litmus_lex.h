@@ -24,10 +24,11 @@ typedef struct {
     err_t *e;
     int failed;
     litmus_t *t;
-    int proc;             /* the process being parsed */
-    int in_code;          /* inside a process: "(*x" is no comment */
-    int depth;            /* parentheses and unary operators open */
-    int pvar[LIT_MAXVAR]; /* its parameters */
+    int proc;               /* the process being parsed */
+    int in_code;            /* inside a process: "(*x" is no comment */
+    int depth;              /* parentheses and unary operators open */
+    int pvar[LIT_MAXVAR];   /* its parameters */
+    int regptr[LIT_MAXREG]; /* its locals declared as pointers (int *r0) */
 } lex_t;
 
 /* Fills L->e with "PATH:LINE: message" (the line of the current token) and
@@ -35,8 +36,8 @@ typedef struct {
 int lex_fail(lex_t *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Reads the next token into L (tok, text, ival, tline), skipping blanks
- * and, outside a process, (* comments *); the first comment's
- * "numasim-expect:" line goes to L->t->expect. */
+ * and comments (litmus.h); the first "numasim-expect:" line of a comment
+ * goes to L->t->expect, the first "Result:" word to L->t->result. */
 void lex_next(lex_t *L);
 
 /* Whether the current token is the identifier or punctuation p. */

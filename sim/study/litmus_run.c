@@ -35,6 +35,7 @@
  * the threads leave it within the time a cache line takes to reach them.
  */
 #include "litmus.h"
+#include "litmus_rcu.h"
 
 #include "cpu.h"
 #include "native.h"
@@ -62,6 +63,10 @@ typedef struct {
      * use the atomics */
     uint64_t round, done, arrived;
     int native;
+    lit_rcu_t rcu;         /* the processes' RCU slots (a test that uses RCU) */
+    int nest[LIT_MAXPROC]; /* their open read-side critical sections */
+    char fault[256];       /* the first access through a non-pointer */
+    int fault_line;
 } lrun_t;
 
 static void *xrealloc(void *p, size_t n)
@@ -72,13 +77,25 @@ static void *xrealloc(void *p, size_t n)
     return p;
 }
 
+/* v as the state prints it: a pointer by its variable's name. */
+static const char *value_text(const litmus_t *t, int64_t v, char *buf, size_t n)
+{
+    int k = litmus_ptr_var(t, v);
+    if (k >= 0)
+        return t->var[k];
+    snprintf(buf, n, "%lld", (long long)v);
+    return buf;
+}
+
 static void count_state(lrun_t *R, machine_t *m)
 {
     const litmus_t *t = R->t;
     int64_t vals[LIT_MAXVAR];
     for (int v = 0; v < t->nvars; v++)
         vals[v] = (int64_t)machine_peek(m, R->addr[v]);
-    char buf[1024];
+    if (!litmus_filter(t, (const int64_t(*)[LIT_MAXREG])R->regs, vals))
+        return; /* herd7's filter: the run is not counted */
+    char buf[1024], num[32];
     size_t n = 0;
     buf[0] = '\0';
     /* The state over what the condition names, registers first. */
@@ -86,15 +103,16 @@ static void count_state(lrun_t *R, machine_t *m)
         for (int r = 0; r < t->proc[p].nregs; r++)
             for (int k = 0; k < t->ncond; k++)
                 if (t->cond[k].kind == LC_ATOM && t->cond[k].proc == p && t->cond[k].idx == r) {
-                    n += (size_t)snprintf(buf + n, sizeof buf - n, "%d:%s=%lld; ", p,
-                                          t->proc[p].reg[r], (long long)R->regs[p][r]);
+                    n += (size_t)snprintf(buf + n, sizeof buf - n, "%d:%s=%s; ", p,
+                                          t->proc[p].reg[r],
+                                          value_text(t, R->regs[p][r], num, sizeof num));
                     break;
                 }
     for (int v = 0; v < t->nvars && n < sizeof buf; v++)
         for (int k = 0; k < t->ncond; k++)
             if (t->cond[k].kind == LC_ATOM && t->cond[k].proc < 0 && t->cond[k].idx == v) {
-                n += (size_t)snprintf(buf + n, sizeof buf - n, "%s=%lld; ", t->var[v],
-                                      (long long)vals[v]);
+                n += (size_t)snprintf(buf + n, sizeof buf - n, "%s=%s; ", t->var[v],
+                                      value_text(t, vals[v], num, sizeof num));
                 break;
             }
     if (n >= sizeof buf)
@@ -119,6 +137,44 @@ static void count_state(lrun_t *R, machine_t *m)
     h->n++;
 }
 
+/* The address instruction in of process p accesses: its variable's, or
+ * the one whose pointer its local preg holds. Through a pointer, an smp_rmb
+ * first: the address dependency kept as Alpha's READ_ONCE keeps it (our
+ * weak model's invalidate queue would otherwise let the access see a value
+ * older than the pointer). 0 (the access is skipped) when the local holds
+ * no pointer: the run then fails with R->fault. */
+static maddr_t address(lrun_t *R, cpu_t *c, int p, const lit_insn_t *in)
+{
+    if (in->preg < 0)
+        return R->addr[in->var];
+    int64_t v = R->regs[p][in->preg];
+    int k = litmus_ptr_var(R->t, v);
+    if (k < 0) {
+        if (!R->fault[0]) {
+            snprintf(R->fault, sizeof R->fault,
+                     "P%d goes through %s, which holds %lld, not a pointer to a shared variable", p,
+                     R->t->proc[p].reg[in->preg], (long long)v);
+            R->fault_line = in->line;
+        }
+        return 0;
+    }
+    cpu_rmb(c);
+    return R->addr[k];
+}
+
+/* Atomically adds add to the word at a unless it is u (atomic_add_unless):
+ * a cmpxchg loop. Returns 1 when it added. */
+static int add_unless(cpu_t *c, maddr_t a, int64_t add, int64_t u, cpu_order_t o)
+{
+    uint64_t old = cpu_read(c, a);
+    while ((int64_t)old != u) {
+        if (cpu_cmpxchg_order(c, a, old, old + (uint64_t)add, o))
+            return 1;
+        old = cpu_read(c, a);
+    }
+    return 0;
+}
+
 static void interpret(lrun_t *R, cpu_t *c, int p)
 {
     const litmus_t *t = R->t;
@@ -127,8 +183,13 @@ static void interpret(lrun_t *R, cpu_t *c, int p)
     memset(regs, 0, sizeof R->regs[p]);
     for (int pc = 0; pc < P->ncode;) {
         const lit_insn_t *in = &P->code[pc++];
-        maddr_t a = in->op <= LI_UNLOCK ? R->addr[in->var] : 0;
+        maddr_t a = LIT_OP_HAS_VAR(in->op) ? address(R, c, p, in) : 0;
         uint64_t v;
+        if (LIT_OP_HAS_VAR(in->op) && !a) {
+            if (in->reg >= 0)
+                regs[in->reg] = 0;
+            continue;
+        }
         switch (in->op) {
         case LI_LOAD:
             v = in->order == CPU_ACQUIRE ? cpu_read_acquire(c, a) : cpu_read(c, a);
@@ -171,6 +232,45 @@ static void interpret(lrun_t *R, cpu_t *c, int p)
         case LI_UNLOCK:
             spin_unlock(c, a);
             break;
+        case LI_FADD: {
+            int64_t d = litmus_eval(t, in->e1, regs);
+            uint64_t old = cpu_fetch_add_order(c, a, (uint64_t)d, in->order);
+            int64_t nv = (int64_t)(old + (uint64_t)d);
+            if (in->reg >= 0)
+                regs[in->reg] = in->kind == LIT_FADD_OLD   ? (int64_t)old
+                                : in->kind == LIT_FADD_NEW ? nv
+                                                           : nv == 0;
+            break;
+        }
+        case LI_ADDUNLESS:
+            v = (uint64_t)add_unless(c, a, litmus_eval(t, in->e1, regs),
+                                     litmus_eval(t, in->e2, regs), in->order);
+            if (in->reg >= 0)
+                regs[in->reg] = (int64_t)v;
+            break;
+        case LI_TRYLOCK:
+            v = (uint64_t)spin_trylock(c, a);
+            if (in->reg >= 0)
+                regs[in->reg] = (int64_t)v;
+            break;
+        case LI_ISLOCKED:
+            v = cpu_read(c, a) != 0;
+            if (in->reg >= 0)
+                regs[in->reg] = (int64_t)v;
+            break;
+        case LI_RCU_LOCK:
+            R->nest[p]++;
+            lit_rcu_read_lock(c, &R->rcu, p);
+            break;
+        case LI_RCU_UNLOCK:
+            if (R->nest[p] > 0) {
+                R->nest[p]--;
+                lit_rcu_read_unlock(c, &R->rcu, p);
+            }
+            break;
+        case LI_SYNC_RCU:
+            lit_rcu_synchronize(c, &R->rcu, p);
+            break;
         case LI_ASSIGN:
             regs[in->reg] = litmus_eval(t, in->e1, regs);
             break;
@@ -183,6 +283,8 @@ static void interpret(lrun_t *R, cpu_t *c, int p)
             break;
         }
     }
+    for (; R->nest[p] > 0; R->nest[p]--) /* a section left open ends with the process */
+        lit_rcu_read_unlock(c, &R->rcu, p);
 }
 
 /* --- simulated --- */
@@ -204,6 +306,7 @@ static void open_round(lrun_t *R, cpu_t *c)
     machine_t *m = cpu_machine(c);
     for (int v = 0; v < R->t->nvars; v++)
         machine_poke(m, R->addr[v], (uint64_t)R->t->init[v]);
+    lit_rcu_reset(&R->rcu, m);
     draw(R);
     R->start = cpu_now(c) + 50;
 }
@@ -243,6 +346,17 @@ static void sim_prog(cpu_t *c, void *arg)
     }
 }
 
+/* The RCU slots of a test that uses RCU, one per process on its CPU's node. */
+static void rcu_setup(lrun_t *R, machine_t *m, const platform_t *p)
+{
+    if (!R->t->rcu)
+        return;
+    int node[LIT_MAXPROC];
+    for (int i = 0; i < R->t->nprocs; i++)
+        node[i] = p->cpu_node[R->cpu_of[i]];
+    lit_rcu_init(&R->rcu, m, R->t->nprocs, node);
+}
+
 static void sim_setup(machine_t *m, void *arg)
 {
     lrun_t *R = arg;
@@ -268,8 +382,9 @@ static void sim_setup(machine_t *m, void *arg)
         machine_poke(m, R->addr[v], (uint64_t)R->t->init[v]);
     for (int i = 0; i < n; i++)
         for (int k = 0; k < R->t->proc[i].ncode; k++)
-            if (R->t->proc[i].code[k].op <= LI_UNLOCK && R->t->proc[i].code[k].op != LI_FENCE)
+            if (LIT_OP_HAS_VAR(R->t->proc[i].code[k].op) && R->t->proc[i].code[k].preg < 0)
                 R->uses[i][R->t->proc[i].code[k].var] = 1;
+    rcu_setup(R, m, p);
     draw(R);
     R->start = 50;
 }
@@ -294,6 +409,7 @@ static void native_prog(cpu_t *c, void *arg)
             count_state(R, cpu_machine(c));
             for (int v = 0; v < R->t->nvars; v++)
                 machine_poke(cpu_machine(c), R->addr[v], (uint64_t)R->t->init[v]);
+            lit_rcu_reset(&R->rcu, cpu_machine(c));
             __atomic_store_n(&R->start, k + 1, __ATOMIC_RELEASE);
         }
         while (__atomic_load_n(&R->start, __ATOMIC_ACQUIRE) < k + 1)
@@ -309,8 +425,11 @@ static void native_setup(machine_t *m, void *arg)
         R->addr[v] = machine_alloc(m, p->cpu_node[v % R->t->nprocs], 8);
         machine_poke(m, R->addr[v], (uint64_t)R->t->init[v]);
     }
-    for (int i = 0; i < R->t->nprocs; i++)
+    for (int i = 0; i < R->t->nprocs; i++) {
+        R->cpu_of[i] = i;
         machine_set_program(m, i, native_prog, (void *)(intptr_t)i);
+    }
+    rcu_setup(R, m, p);
 }
 
 enum { MAXCPU = 65536 };
@@ -395,6 +514,9 @@ int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
         }
         platform_free(p);
     }
+    if (rc == 0 && R->fault[0])
+        rc = err_set(e, t->path, R->fault_line, "%s", R->fault);
+    lit_rcu_free(&R->rcu);
     gsl_rng_free(R->rng);
     free(R);
     g_run = NULL;

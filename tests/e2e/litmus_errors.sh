@@ -97,6 +97,152 @@ bad missing-brace 4 "missing '}'" 'C bad
 P0(int *x) { WRITE_ONCE(*x, 1);
 '
 
+# the dialect's constructs (tests/litmus/ has a good test of each)
+bad open-c-comment 3 "unterminated comment" 'C bad
+{}
+P0(int *x) { /* never closed
+	WRITE_ONCE(*x, 1);
+}
+'
+bad locations-register 4 "P0 has no local 'r9'" 'C bad
+{}
+P0(int *x) { int r0; r0 = READ_ONCE(*x); }
+locations [0:r9; x]
+exists (x=1)
+'
+bad locations-unclosed 4 "expected ';' or ']' in locations" 'C bad
+{}
+P0(int *x) { WRITE_ONCE(*x, 1); }
+locations [x y]
+exists (x=1)
+'
+bad filter-undeclared 4 "undeclared variable 'z'" 'C bad
+{}
+P0(int *x) { WRITE_ONCE(*x, 1); }
+filter (z=1)
+exists (x=1)
+'
+bad pointer-not-declared 5 "local 'r0' is not a pointer" 'C bad
+{ p=x; }
+P0(int **p) {
+	int r0;
+	r0 = READ_ONCE(*r0);
+}
+exists (0:r0=1)
+'
+bad pointer-init 1 "initial value of 'p' must be a number or a variable" 'C bad { p=&; }
+P0(int **p) { WRITE_ONCE(*p, 1); }
+exists (p=1)
+'
+bad pointer-value 4 "expected a number or a variable after '='" 'C bad
+{ p=x; }
+P0(int **p) { WRITE_ONCE(*p, 1); }
+exists (p=*)
+'
+bad rcu-dereference 5 "expected '\*', found 'p'" 'C bad
+{ p=x; }
+P0(int **p) {
+	int *r0;
+	r0 = rcu_dereference(p);
+}
+exists (0:r0=x)
+'
+bad rcu-assign 3 "'z' is not a local of P0 nor in its parameters" 'C bad
+{ p=x; }
+P0(int **p) { rcu_assign_pointer(*p, z); }
+exists (p=x)
+'
+bad atomic-args 4 "expected '\)', found ','" 'C bad
+{ atomic_t v = ATOMIC_INIT(1); }
+P0(atomic_t *v) {
+	atomic_inc(v, 1);
+}
+exists (v=2)
+'
+bad atomic-no-value 5 "atomic_inc\(\) has no value" 'C bad
+{}
+P0(atomic_t *v) {
+	int r0;
+	r0 = atomic_inc(v);
+}
+exists (v=2)
+'
+bad atomic-variant 4 "unknown macro or statement 'atomic_inc_relaxed'" 'C bad
+{}
+P0(atomic_t *v) {
+	atomic_inc_relaxed(v);
+}
+exists (v=1)
+'
+bad atomic-init 1 "expected '\)', found ';'" 'C bad { atomic_t v = ATOMIC_INIT(1; }
+P0(atomic_t *v) { atomic_inc(v); }
+exists (v=2)
+'
+bad void-cast 4 "'WRITE' is not a call with a value" 'C bad
+{}
+P0(int *x) {
+	(void)WRITE(*x);
+}
+exists (x=1)
+'
+bad spin-trylock 5 "expected a shared variable, found '\*'" 'C bad
+{}
+P0(spinlock_t *l) {
+	int r0;
+	r0 = spin_trylock(*l);
+}
+exists (0:r0=1)
+'
+bad spin-is-locked 5 "'m' is not declared in P0's parameters" 'C bad
+{}
+P0(spinlock_t *l) {
+	int r0;
+	r0 = spin_is_locked(m);
+}
+exists (0:r0=1)
+'
+bad after-spinlock 4 "expected '\)', found 'l'" 'C bad
+{}
+P0(spinlock_t *l) {
+	smp_mb__after_spinlock(l);
+}
+exists (0:r0=1)
+'
+bad rcu-lock 4 "expected '\)', found 'x'" 'C bad
+{}
+P0(int *x) {
+	rcu_read_lock(x);
+}
+exists (x=1)
+'
+bad synchronize-rcu 5 "expected ';', found 'WRITE_ONCE'" 'C bad
+{}
+P0(int *x) {
+	synchronize_rcu()
+	WRITE_ONCE(*x, 1);
+}
+exists (x=1)
+'
+bad forall-value 4 "expected a number or a variable after '='" 'C bad
+{}
+P0(int *x) { WRITE_ONCE(*x, 1); }
+forall (x=1 \/ ~x=)
+'
+bad condition-operator 4 "unexpected '/' after the condition" 'C bad
+{}
+P0(int *x) { WRITE_ONCE(*x, 1); }
+exists (x=1) / x=2
+'
+# a run through a local that holds no pointer stops with its line
+printf 'C bad\n{}\nP0(int *x) {\n\tint *r0;\n\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*r0, 1);\n}\nexists (x=1)\n' \
+    >"$tmp/deref.litmus"
+run litmus --runs 10 --platform "$src/platforms/smp4.xml" "$tmp/deref.litmus"
+check_user_error "a store through a non-pointer"
+case $err in
+"$tmp/deref.litmus:6: P0 goes through r0, which holds 0, not a pointer"*) ;;
+*) fail "a store through a non-pointer: $err" ;;
+esac
+
 run litmus --runs 0 "$src/litmus/SB.litmus"
 [ "$rc" -eq 2 ] || fail "--runs 0: exit $rc"
 # --cpus on a simulated platform: its syntax before any run, then its CPUs
