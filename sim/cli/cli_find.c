@@ -15,6 +15,7 @@
 #include "cli.h"
 
 #include "err.h"
+#include "xalloc.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -84,9 +85,7 @@ char *cli_find(const char *arg, const char *kind, err_t *e)
 {
     const char *ext = !strcmp(kind, "scenario") ? ".ini" : ".xml";
     if (strchr(arg, '/') || ends_with(arg, ext) || is_file(arg) || !*arg) {
-        char *p = strdup(arg);
-        if (!p)
-            abort();
+        char *p = xstrdup(arg);
         return p;
     }
     char share[PATH_MAX], src[PATH_MAX], cand[4][PATH_MAX + 300];
@@ -99,9 +98,7 @@ char *cli_find(const char *arg, const char *kind, err_t *e)
         snprintf(cand[nc++], sizeof cand[0], "%s/%ss/%s%s", src, kind, arg, ext);
     for (int i = 0; i < nc; i++)
         if (is_file(cand[i])) {
-            char *p = strdup(cand[i]);
-            if (!p)
-                abort();
+            char *p = xstrdup(cand[i]);
             return p;
         }
     char tried[4 * (PATH_MAX + 300)] = "";

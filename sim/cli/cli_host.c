@@ -61,13 +61,14 @@ static int valid_id(const char *s)
     return 1;
 }
 
-int cli_from_host(int argc, char **argv)
+/* Parses the options. Returns 0, 1 when --help was printed, or -1 with e. */
+static int host_parse_opts(int argc, char **argv, const char **out, const char **probe,
+                           const char **name, err_t *e)
 {
     static const struct option lo[] = {
         {"from-host", no_argument, NULL, 'F'},   {"output", required_argument, NULL, 'o'},
         {"probe", required_argument, NULL, 'p'}, {"name", required_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    const char *out = NULL, *probe = NULL, *name = "host";
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:p:n:h", lo, NULL)) != -1) {
@@ -75,71 +76,79 @@ int cli_from_host(int argc, char **argv)
         case 'F':
             break;
         case 'o':
-            out = optarg;
+            *out = optarg;
             break;
         case 'p':
-            probe = optarg;
+            *probe = optarg;
             break;
         case 'n':
-            name = optarg;
+            *name = optarg;
             break;
         case 'h':
             host_usage(stdout);
-            return 0;
+            return 1;
         default:
-            fprintf(stderr, "numasim platform --from-host: see --help\n");
-            return ERR_EXIT;
+            return err_set(e, NULL, 0, "numasim platform --from-host: see --help");
         }
     }
-    if (optind != argc) {
-        fprintf(stderr, "numasim platform --from-host: unexpected argument '%s' (see --help)\n",
-                argv[optind]);
-        return ERR_EXIT;
+    if (optind != argc)
+        return err_set(e, NULL, 0,
+                       "numasim platform --from-host: unexpected argument '%s' (see --help)",
+                       argv[optind]);
+    if (!valid_id(*name))
+        return err_set(e, NULL, 0, "--name: '%.60s' is not a valid id (letters, digits, _ and -)",
+                       *name);
+    return 0;
+}
+
+/* Writes the platform of topology t to out (atomically, once it reads back
+ * as a platform) or to standard output. Returns 0, or -1 with e. */
+static int host_write(const host_topo_t *t, const char *name, const probe_result_t *pr,
+                      const char *probe, const char *cmd, const char *out, err_t *e)
+{
+    FILE *f = stdout;
+    if (out && (outfile_ensure_dir(out, e) < 0 || !(f = outfile_open(out, e))))
+        return -1;
+    if (host_write_platform(f, t, name, probe ? pr : NULL, probe, cmd) < 0) {
+        if (out)
+            outfile_abort(f, out);
+        return err_set(e, out ? out : "-", 0, "write failed");
     }
-    if (!valid_id(name)) {
-        fprintf(stderr, "--name: '%.60s' is not a valid id (letters, digits, _ and -)\n", name);
-        return ERR_EXIT;
+    if (!out)
+        return 0;
+    fflush(f);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+    platform_t *p = platform_read(tmp, NULL, 0, e);
+    if (!p) { /* a bug of the writer: keep no file */
+        outfile_abort(f, out);
+        return -1;
     }
+    platform_free(p);
+    return outfile_commit(f, out, e);
+}
+
+int cli_from_host(int argc, char **argv)
+{
+    const char *out = NULL, *probe = NULL, *name = "host";
     err_t e = {{0}};
+    int rc = host_parse_opts(argc, argv, &out, &probe, &name, &e);
+    if (rc == 1)
+        return 0; /* --help */
+    if (rc < 0)
+        return cli_exit_code(rc, &e);
     probe_result_t pr = {0};
     host_topo_t t;
-    int rc = 0;
     if (probe && probe_read_csv(probe, &pr, &e) < 0)
         rc = -1;
     if (rc == 0 && host_topo_read(&t, &e) < 0)
         rc = -1;
-    if (rc < 0) {
-        fprintf(stderr, "%s\n", e.msg);
-        probe_result_free(&pr);
-        return ERR_EXIT;
+    if (rc == 0) {
+        char cmd[1024];
+        command_text(argc, argv, cmd, sizeof cmd);
+        rc = host_write(&t, name, &pr, probe, cmd, out, &e);
+        host_topo_free(&t);
     }
-    char cmd[1024];
-    command_text(argc, argv, cmd, sizeof cmd);
-    FILE *f = stdout;
-    if (out && (outfile_ensure_dir(out, &e) < 0 || !(f = outfile_open(out, &e))))
-        rc = -1;
-    if (rc == 0 && host_write_platform(f, &t, name, probe ? &pr : NULL, probe, cmd) < 0)
-        rc = err_set(&e, out ? out : "-", 0, "write failed");
-    if (rc == 0 && out) {
-        fflush(f);
-        char tmp[4200];
-        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
-        platform_t *p = platform_read(tmp, NULL, 0, &e);
-        if (!p)
-            rc = -1; /* a bug of the writer: keep no file */
-        platform_free(p);
-        if (rc < 0)
-            outfile_abort(f, out);
-        else
-            rc = outfile_commit(f, out, &e);
-    } else if (out && f && f != stdout) {
-        outfile_abort(f, out);
-    }
-    host_topo_free(&t);
     probe_result_free(&pr);
-    if (rc < 0) {
-        fprintf(stderr, "%s\n", e.msg);
-        return ERR_EXIT;
-    }
-    return 0;
+    return cli_exit_code(rc, &e);
 }

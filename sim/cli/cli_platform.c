@@ -102,6 +102,24 @@ static void print_csv(const platform_t *p)
     }
 }
 
+/* Reads the platform file of the command line and computes its routes;
+ * prints it as text or CSV. Returns 0, or -1 with e. */
+static int show_platform(const char *arg, int csv, err_t *e)
+{
+    char *path = cli_find(arg, "platform", e);
+    platform_t *p = path ? platform_read(path, NULL, 0, e) : NULL;
+    free(path);
+    if (!p)
+        return -1;
+    int rc = sim_run(p, "numasim", 0, NULL, e) < 0 ? -1 : 0;
+    if (rc == 0 && csv)
+        print_csv(p);
+    else if (rc == 0)
+        print_text(p);
+    platform_free(p);
+    return rc;
+}
+
 int cli_platform(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -112,6 +130,7 @@ int cli_platform(int argc, char **argv)
     static const struct option opts[] = {
         {"csv", no_argument, NULL, 'c'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int csv = 0, o;
+    err_t e = {{0}};
     optind = 1;
     while ((o = getopt_long(argc, argv, "ch", opts, NULL)) != -1) {
         if (o == 'c')
@@ -121,30 +140,11 @@ int cli_platform(int argc, char **argv)
             return 0;
         } else {
             platform_usage(stderr);
-            return ERR_EXIT;
+            return cli_exit_code(cli_err_printed(&e), &e);
         }
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "numasim platform: expected one platform file (see --help)\n");
-        return ERR_EXIT;
-    }
-    err_t e;
-    char *path = cli_find(argv[optind], "platform", &e);
-    platform_t *p = path ? platform_read(path, NULL, 0, &e) : NULL;
-    free(path);
-    if (!p) {
-        fprintf(stderr, "%s\n", e.msg);
-        return ERR_EXIT;
-    }
-    if (sim_run(p, "numasim", 0, NULL, &e) < 0) {
-        fprintf(stderr, "%s\n", e.msg);
-        platform_free(p);
-        return ERR_EXIT;
-    }
-    if (csv)
-        print_csv(p);
-    else
-        print_text(p);
-    platform_free(p);
-    return 0;
+    int rc = optind != argc - 1
+                 ? err_set(&e, NULL, 0, "numasim platform: expected one platform file (see --help)")
+                 : show_platform(argv[optind], csv, &e);
+    return cli_exit_code(rc, &e);
 }

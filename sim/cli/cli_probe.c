@@ -11,6 +11,7 @@
 #include "platform.h"
 #include "probe.h"
 #include "outfile.h"
+#include "xalloc.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -155,14 +156,15 @@ static int add_set(probe_cli_t *o, const char *arg, err_t *e)
     if (strncmp(arg, "platform.", 9) != 0 || !eq || eq == arg + 9)
         return err_set(e, "--set", 0, "expected platform.NAME=VALUE, not '%.60s'", arg);
     platform_override_t *v = &o->ov[o->nov++];
-    v->name = strndup(arg + 9, (size_t)(eq - arg - 9));
-    v->value = strdup(eq + 1);
-    if (!v->name || !v->value)
-        abort();
+    v->name = xcheck(strndup(arg + 9, (size_t)(eq - arg - 9)));
+    v->value = xstrdup(eq + 1);
     return 0;
 }
 
-int cli_probe(int argc, char **argv)
+/* Parses the options into o (--native and --cpus into *native and
+ * *cpus). Returns 0, 1 when --help was printed, or -1 with e. */
+static int probe_parse_opts(int argc, char **argv, probe_cli_t *o, int *native, const char **cpus,
+                            err_t *e)
 {
     static const struct option lo[] = {
         {"output", required_argument, NULL, 'o'}, {"reps", required_argument, NULL, 'r'},
@@ -171,112 +173,111 @@ int cli_probe(int argc, char **argv)
         {"hz", required_argument, NULL, 'z'},     {"chase-max", required_argument, NULL, 'x'},
         {"pauses", required_argument, NULL, 'p'}, {"only-cache", no_argument, NULL, 'K'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-    probe_cli_t o = {.reps = 0, .hz = 1024};
-    int native = 0;
-    const char *cpus = NULL;
-    o.ov = calloc((size_t)argc + 1, sizeof *o.ov);
-    if (!o.ov)
-        abort();
-    err_t e = {{0}};
-    int c, rc = -1;
+    int c;
     optind = 1;
-    while (rc < 0 && (c = getopt_long(argc, argv, "o:r:s:qh", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:r:s:qh", lo, NULL)) != -1) {
         switch (c) {
         case 'o':
-            o.out = optarg;
+            o->out = optarg;
             break;
         case 'r':
-            if (err_parse_long(optarg, &o.reps) < 0 || o.reps < 1 || o.reps > 10000000) {
-                err_set(&e, "--reps", 0, "expected a whole number from 1 to 10000000, not '%.40s'",
-                        optarg);
-                rc = ERR_EXIT;
-            }
+            if (err_parse_long(optarg, &o->reps) < 0 || o->reps < 1 || o->reps > 10000000)
+                return err_set(e, "--reps", 0,
+                               "expected a whole number from 1 to 10000000, not '%.40s'", optarg);
             break;
         case 'z':
-            if (err_parse_long(optarg, &o.hz) < 0 || o.hz < 0 || o.hz > 100000) {
-                err_set(&e, "--hz", 0, "expected a whole number from 0 to 100000, not '%.40s'",
-                        optarg);
-                rc = ERR_EXIT;
-            }
+            if (err_parse_long(optarg, &o->hz) < 0 || o->hz < 0 || o->hz > 100000)
+                return err_set(e, "--hz", 0,
+                               "expected a whole number from 0 to 100000, not '%.40s'", optarg);
             break;
         case 'x':
-            if (err_parse_long(optarg, &o.chase_max) < 0 || o.chase_max < 1024 ||
-                o.chase_max > PROBE_CHASE_CAP) {
-                err_set(&e, "--chase-max", 0, "expected bytes from 1024 to %ld, not '%.40s'",
-                        PROBE_CHASE_CAP, optarg);
-                rc = ERR_EXIT;
-            }
+            if (err_parse_long(optarg, &o->chase_max) < 0 || o->chase_max < 1024 ||
+                o->chase_max > PROBE_CHASE_CAP)
+                return err_set(e, "--chase-max", 0, "expected bytes from 1024 to %ld, not '%.40s'",
+                               PROBE_CHASE_CAP, optarg);
             break;
         case 'K':
-            o.only_cache = 1;
+            o->only_cache = 1;
             break;
         case 'p':
-            if ((o.npauses = probe_parse_pauses(optarg, o.pauses, &e)) < 0)
-                rc = ERR_EXIT;
+            if ((o->npauses = probe_parse_pauses(optarg, o->pauses, e)) < 0)
+                return -1;
             break;
         case 's':
-            if (add_set(&o, optarg, &e) < 0)
-                rc = ERR_EXIT;
+            if (add_set(o, optarg, e) < 0)
+                return -1;
             break;
         case 'q':
-            o.quiet = 1;
+            o->quiet = 1;
             break;
         case 'N':
-            native = 1;
+            *native = 1;
             break;
         case 'C':
-            cpus = optarg;
+            *cpus = optarg;
             break;
         case 'h':
             probe_usage(stdout);
-            rc = 0;
-            break;
+            return 1;
         default:
-            fprintf(stderr, "numasim probe: see numasim probe --help\n");
-            rc = ERR_EXIT;
-            e.msg[0] = '\0';
+            return err_set(e, NULL, 0, "numasim probe: see numasim probe --help");
         }
     }
-    if (rc < 0 && !native && cpus) {
-        err_set(&e, NULL, 0, "numasim probe: --cpus goes with --native");
-        rc = ERR_EXIT;
-    }
-    if (rc < 0 && native && (argc - optind != 0 || o.nov)) {
-        err_set(&e, NULL, 0, "numasim probe --native: takes no platform file and no --set");
-        rc = ERR_EXIT;
-    }
-    if (rc < 0 && native) {
-        if (!o.reps)
-            o.reps = 1000;
-        if (!o.chase_max)
-            o.chase_max = host_chase_max();
-        o.host = host_open(cpus, &e);
-        rc = o.host && probe_to_csv(host_platform(o.host), &o, &e) == 0 ? 0 : ERR_EXIT;
-        host_close(o.host);
-    }
-    if (!o.reps)
-        o.reps = 5;
-    if (rc < 0 && argc - optind != 1) {
-        err_set(&e, NULL, 0,
-                "numasim probe: expected one PLATFORM.xml, got %d arguments "
-                "(see --help)",
-                argc - optind);
-        rc = ERR_EXIT;
-    }
-    if (rc < 0) {
-        char *path = cli_find(argv[optind], "platform", &e);
-        o.platform = path;
-        platform_t *p = path ? platform_read(o.platform, o.ov, o.nov, &e) : NULL;
-        rc = p && probe_to_csv(p, &o, &e) == 0 ? 0 : ERR_EXIT;
-        platform_free(p);
-        free(path);
-    }
-    if (rc == ERR_EXIT && e.msg[0])
-        fprintf(stderr, "%s\n", e.msg);
+    if (!*native && *cpus)
+        return err_set(e, NULL, 0, "numasim probe: --cpus goes with --native");
+    if (*native && (argc - optind != 0 || o->nov))
+        return err_set(e, NULL, 0, "numasim probe --native: takes no platform file and no --set");
+    return 0;
+}
+
+/* --native: probes this host's CPUs. Returns 0, or -1 with e. */
+static int probe_native(probe_cli_t *o, const char *cpus, err_t *e)
+{
+    if (!o->reps)
+        o->reps = 1000;
+    if (!o->chase_max)
+        o->chase_max = host_chase_max();
+    o->host = host_open(cpus, e);
+    int rc = o->host && probe_to_csv(host_platform(o->host), o, e) == 0 ? 0 : -1;
+    host_close(o->host);
+    return rc;
+}
+
+/* Probes the platform file of the command line. Returns 0, or -1 with e. */
+static int probe_platform(int argc, char **argv, probe_cli_t *o, err_t *e)
+{
+    if (!o->reps)
+        o->reps = 5;
+    if (argc - optind != 1)
+        return err_set(e, NULL, 0,
+                       "numasim probe: expected one PLATFORM.xml, got %d arguments "
+                       "(see --help)",
+                       argc - optind);
+    char *path = cli_find(argv[optind], "platform", e);
+    o->platform = path;
+    platform_t *p = path ? platform_read(o->platform, o->ov, o->nov, e) : NULL;
+    int rc = p && probe_to_csv(p, o, e) == 0 ? 0 : -1;
+    platform_free(p);
+    free(path);
+    return rc;
+}
+
+int cli_probe(int argc, char **argv)
+{
+    probe_cli_t o = {.reps = 0, .hz = 1024};
+    int native = 0;
+    const char *cpus = NULL;
+    o.ov = xcalloc((size_t)argc + 1, sizeof *o.ov);
+    err_t e = {{0}};
+    int rc = probe_parse_opts(argc, argv, &o, &native, &cpus, &e);
+    if (rc == 1)
+        rc = 0; /* --help */
+    else if (rc == 0)
+        rc = native ? probe_native(&o, cpus, &e) : probe_platform(argc, argv, &o, &e);
     for (int i = 0; i < o.nov; i++) {
         free((char *)o.ov[i].name);
         free((char *)o.ov[i].value);
     }
     free(o.ov);
-    return rc;
+    return cli_exit_code(rc, &e);
 }

@@ -17,6 +17,7 @@
 #include "platform.h"
 #include "probe.h"
 #include "tune.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -52,9 +53,7 @@ static int default_params(const platform_t *p, char ***names, int *n)
                                       "c2c_node_cycles", "remote_dirty_cycles", "inval_node_cycles",
                                       "l1d_cycles",      "l2_cycles",           "l3_cycles"};
     *n = 0;
-    *names = calloc((size_t)p->nparams + 8, sizeof **names);
-    if (!*names)
-        abort();
+    *names = xcalloc((size_t)p->nparams + 8, sizeof **names);
     for (int i = 0; i < p->nparams; i++) {
         const platform_param_t *q = &p->params[i];
         int want = !strncmp(q->name, "link.", 5);
@@ -62,8 +61,7 @@ static int default_params(const platform_t *p, char ***names, int *n)
             want |= !strcmp(q->name, mem[k]);
         double v;
         if (want && !q->overridden && err_parse_double(q->value, &v) == 0 && v > 0)
-            if (!((*names)[(*n)++] = strdup(q->name)))
-                abort();
+            (*names)[(*n)++] = xstrdup(q->name);
     }
     return *n;
 }
@@ -88,10 +86,8 @@ static int is_footprint(const char *name)
  * simulated probe then spends no time on rows nobody fits). Malloc'd. */
 static char *target_pauses(const probe_row_t *rows, int n)
 {
-    uint64_t *v = calloc((size_t)n + 1, sizeof *v);
+    uint64_t *v = xcalloc((size_t)n + 1, sizeof *v);
     int nv = 0;
-    if (!v)
-        abort();
     for (int i = 0; i < n; i++) {
         const char *p = rows[i].probe;
         if (strncmp(p, "timer_ops_pause_", 16))
@@ -115,9 +111,7 @@ static char *target_pauses(const probe_row_t *rows, int n)
     if (nv == 0)
         v[nv++] = 0;
     size_t cap = (size_t)nv * 24 + 1, used = 0;
-    char *s = malloc(cap);
-    if (!s)
-        abort();
+    char *s = xmalloc(cap);
     s[0] = '\0';
     for (int i = 0; i < nv; i++)
         used += (size_t)snprintf(s + used, cap - used, "%s%llu", i ? "," : "",
@@ -248,10 +242,8 @@ static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int to
                            err_t *e)
 {
     enum { NC = 64 };
-    double *sim = calloc((size_t)T->ncells, sizeof *sim);
+    double *sim = xcalloc((size_t)T->ncells, sizeof *sim);
     int evals = 0;
-    if (!sim)
-        abort();
     for (int round = 0; round < 2; round++)
         for (int i = 0; i < T->nparams; i++) {
             if (!is_footprint(T->names[i]))
@@ -290,23 +282,15 @@ static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int to
     return 0;
 }
 
-static int fit(ctx_t *T, const char *target, const char *out, long max_evals, const platform_t *p,
-               err_t *e)
+/* The fit's start: each parameter's value in the platform (a footprint at
+ * 0 starts at FOOTPRINT_START), into init; *scan: some parameter is a
+ * footprint (scanned before the simplex). Returns 0, or -1 with e. */
+static int fit_init(const ctx_t *T, const platform_t *p, double *init, int *scan, err_t *e)
 {
-    tune_cell_t *cells = calloc((size_t)T->ncells, sizeof *cells);
-    double *init = calloc((size_t)T->nparams, sizeof *init);
-    if (!cells || !init)
-        abort();
-    for (int i = 0; i < T->ncells; i++)
-        cells[i].cycles = T->rows[i].median;
-    double step = 0.2, *start = calloc((size_t)T->nparams, sizeof *start);
-    int scan = 0, scan_sims = 0;
-    if (!start)
-        abort();
     for (int i = 0; i < T->nparams; i++) {
         err_parse_double(platform_param(p, T->names[i])->value, &init[i]);
         if (is_footprint(T->names[i])) {
-            scan = 1;
+            *scan = 1;
             if (!(init[i] > 0)) {
                 init[i] = FOOTPRINT_START;
                 /* stdout, with the fit's report: stderr is for the one-line error */
@@ -314,30 +298,99 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
                        init[i]);
             }
         } else if (!(init[i] > 0)) {
-            free(cells);
-            free(init);
-            free(start);
             return err_set(e, T->platform, platform_param(p, T->names[i])->line,
                            "%s is %g: the fit works on logarithms and needs a start > 0 "
                            "(write one in the file)",
                            T->names[i], init[i]);
         }
     }
+    return 0;
+}
+
+/* Prints the fitted values and each cell's error. */
+static void print_fit(const ctx_t *T, const tune_result_t *r, const double *init, int scan_only,
+                      int scan_sims)
+{
+    printf("%-24s %12s %12s %8s\n", "parameter", "initial", "fitted", "change");
+    for (int i = 0; i < T->nparams; i++)
+        printf("%-24s %12.6g %12.6g %+7.1f%%\n", T->names[i], init[i], r->fitted[i],
+               100 * (r->fitted[i] / init[i] - 1));
+    printf("\n%-16s %5s %5s %5s %12s %12s %8s\n", "probe", "from", "to", "node", "measured",
+           "simulated", "error");
+    for (int i = 0; i < T->ncells; i++) {
+        const probe_row_t *c = &T->rows[i];
+        printf("%-16s %5d %5d %5d %12.6g %12.1f %+7.1f%%\n", c->probe, c->from_cpu, c->to_cpu,
+               c->to_node, c->median, r->sim[i], 100 * (r->sim[i] / c->median - 1));
+    }
+    if (scan_only)
+        printf("\nrms relative error %.3g%%: the values of a scan of %d simulations (a simplex "
+               "does not move on the footprints' flats)\n",
+               100 * r->err, scan_sims);
+    else
+        printf("\nrms relative error %.3g%% (initial %.3g%%), %d simulations, %d iterations, "
+               "%s\n",
+               100 * r->err, 100 * r->err0, r->evals, r->iters,
+               r->converged ? "converged" : "stopped before converging (--max-evals)");
+}
+
+/* Writes the tuned platform to out, with a comment saying how it was
+ * fitted, and reads it back. Returns 0, or -1 with e. */
+static int write_tuned(const ctx_t *T, const tune_result_t *r, const char *target, const char *out,
+                       int scan_only, int scan_sims, err_t *e)
+{
+    char comment[3000], date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&now));
+    size_t used =
+        (size_t)snprintf(comment, sizeof comment,
+                         " tuned by numasim tune %s on %s to probe cells: ", NUMASIM_VERSION, date);
+    for (int i = 0; i < T->nparams && used < sizeof comment; i++)
+        used += (size_t)snprintf(comment + used, sizeof comment - used, "%s%s=%.6g", i ? ", " : "",
+                                 T->names[i], r->fitted[i]);
+    if (used < sizeof comment && scan_only)
+        snprintf(comment + used, sizeof comment - used,
+                 "; probe target %s (%d cells), rms relative error %.3g%%, a scan of %d "
+                 "simulations ",
+                 target, T->ncells, 100 * r->err, scan_sims);
+    else if (used < sizeof comment)
+        snprintf(comment + used, sizeof comment - used,
+                 "; probe target %s (%d cells), rms relative error %.3g%% (initial %.3g%%), "
+                 "%d simulations%s ",
+                 target, T->ncells, 100 * r->err, 100 * r->err0, r->evals,
+                 r->converged ? "" : ", not converged");
+    tune_comment_safe(comment);
+    if (platform_write_with(T->platform, out, T->nparams, (const char *const *)T->names, r->fitted,
+                            comment, e) < 0)
+        return -1;
+    platform_t *check = platform_read(out, NULL, 0, e);
+    if (!check)
+        return -1;
+    platform_free(check);
+    printf("wrote %s\n", out);
+    return 0;
+}
+
+/* Fits: a scan of the footprints (if any), then the simplex from there;
+ * prints the fit and writes the tuned platform. Returns 0, or -1 with e. */
+static int fit(ctx_t *T, const char *target, const char *out, long max_evals, const platform_t *p,
+               err_t *e)
+{
+    tune_cell_t *cells = xcalloc((size_t)T->ncells, sizeof *cells);
+    double *init = xcalloc((size_t)T->nparams, sizeof *init);
+    double *start = xcalloc((size_t)T->nparams, sizeof *start);
+    for (int i = 0; i < T->ncells; i++)
+        cells[i].cycles = T->rows[i].median;
+    double step = 0.2;
+    int scan = 0, scan_sims = 0, all_footprints = 1, rc = fit_init(T, p, init, &scan, e);
     memcpy(start, init, sizeof *start * (size_t)T->nparams);
-    if (scan) {
+    if (rc == 0 && scan) {
         int top = 15;
         for (int l = 0; l < CACHE_NLEVELS; l++)
             while (top < NC_TOP && pow(2, top) < 2.0 * (double)p->cache[l].bytes / p->line_bytes)
                 top++;
-        if (scan_footprints(T, start, cells, top, &scan_sims, e) < 0) {
-            free(cells);
-            free(init);
-            free(start);
-            return -1;
-        }
+        rc = scan_footprints(T, start, cells, top, &scan_sims, e);
         step = 0.05; /* the simplex polishes what the scan found */
     }
-    int all_footprints = 1;
     for (int i = 0; i < T->nparams; i++)
         all_footprints &= is_footprint(T->names[i]);
     if (scan && all_footprints)
@@ -354,58 +407,9 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
                          .ctx = T,
                          .log = stderr};
     tune_result_t r;
-    int rc = tune_fit(&pb, &r, e);
-    if (rc == 0) {
-        printf("%-24s %12s %12s %8s\n", "parameter", "initial", "fitted", "change");
-        for (int i = 0; i < T->nparams; i++)
-            printf("%-24s %12.6g %12.6g %+7.1f%%\n", T->names[i], init[i], r.fitted[i],
-                   100 * (r.fitted[i] / init[i] - 1));
-        printf("\n%-16s %5s %5s %5s %12s %12s %8s\n", "probe", "from", "to", "node", "measured",
-               "simulated", "error");
-        for (int i = 0; i < T->ncells; i++) {
-            const probe_row_t *c = &T->rows[i];
-            printf("%-16s %5d %5d %5d %12.6g %12.1f %+7.1f%%\n", c->probe, c->from_cpu, c->to_cpu,
-                   c->to_node, c->median, r.sim[i], 100 * (r.sim[i] / c->median - 1));
-        }
-        int scan_only = scan && all_footprints;
-        if (scan_only)
-            printf("\nrms relative error %.3g%%: the values of a scan of %d simulations (a simplex "
-                   "does not move on the footprints' flats)\n",
-                   100 * r.err, scan_sims);
-        else
-            printf("\nrms relative error %.3g%% (initial %.3g%%), %d simulations, %d iterations, "
-                   "%s\n",
-                   100 * r.err, 100 * r.err0, r.evals, r.iters,
-                   r.converged ? "converged" : "stopped before converging (--max-evals)");
-        char comment[3000], date[32];
-        time_t now = time(NULL);
-        strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&now));
-        size_t used = (size_t)snprintf(
-            comment, sizeof comment,
-            " tuned by numasim tune %s on %s to probe cells: ", NUMASIM_VERSION, date);
-        for (int i = 0; i < T->nparams && used < sizeof comment; i++)
-            used += (size_t)snprintf(comment + used, sizeof comment - used, "%s%s=%.6g",
-                                     i ? ", " : "", T->names[i], r.fitted[i]);
-        if (used < sizeof comment && scan_only)
-            snprintf(comment + used, sizeof comment - used,
-                     "; probe target %s (%d cells), rms relative error %.3g%%, a scan of %d "
-                     "simulations ",
-                     target, T->ncells, 100 * r.err, scan_sims);
-        else if (used < sizeof comment)
-            snprintf(comment + used, sizeof comment - used,
-                     "; probe target %s (%d cells), rms relative error %.3g%% (initial %.3g%%), "
-                     "%d simulations%s ",
-                     target, T->ncells, 100 * r.err, 100 * r.err0, r.evals,
-                     r.converged ? "" : ", not converged");
-        tune_comment_safe(comment);
-        rc = platform_write_with(T->platform, out, T->nparams, (const char *const *)T->names,
-                                 r.fitted, comment, e);
-        platform_t *check = rc == 0 ? platform_read(out, NULL, 0, e) : NULL;
-        if (!check)
-            rc = -1;
-        platform_free(check);
-        if (rc == 0)
-            printf("wrote %s\n", out);
+    if (rc == 0 && (rc = tune_fit(&pb, &r, e)) == 0) {
+        print_fit(T, &r, init, scan && all_footprints, scan_sims);
+        rc = write_tuned(T, &r, target, out, scan && all_footprints, scan_sims, e);
         tune_result_free(&r);
     }
     free(cells);
@@ -414,62 +418,70 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
     return rc;
 }
 
-int cli_tune_probe(const char *target, const char *params, const char *out, long max_evals,
-                   const char *const *sets, int nsets, const char *platform)
+/* The --set overrides, all platform.NAME=VALUE, into ov (64 at most; the
+ * names allocated). Returns 0, or -1 with e. */
+static int read_overrides(const char *const *sets, int nsets, platform_override_t *ov, int *nov,
+                          err_t *e)
 {
-    err_t e = {{0}};
-    ctx_t T = {.platform = platform, .fixed = sets, .nfixed = nsets};
-    platform_override_t ov[64];
-    int nov = 0, rc = 0;
-    probe_result_t tg = {0};
-    platform_t *p = NULL;
-    char outbuf[PATH_MAX];
-    for (int i = 0; i < nsets && rc == 0; i++) {
+    for (int i = 0; i < nsets; i++) {
         const char *eq = strchr(sets[i], '=');
-        if (strncmp(sets[i], "platform.", 9) || !eq || nov >= 64)
-            rc = err_set(&e, "--set", 0,
-                         "with --probe-target only platform.NAME=VALUE, not '%.60s'", sets[i]);
-        else {
-            ov[nov].name = strndup(sets[i] + 9, (size_t)(eq - sets[i] - 9));
-            ov[nov++].value = eq + 1;
-        }
+        if (strncmp(sets[i], "platform.", 9) || !eq || *nov >= 64)
+            return err_set(e, "--set", 0,
+                           "with --probe-target only platform.NAME=VALUE, not '%.60s'", sets[i]);
+        ov[*nov].name = xcheck(strndup(sets[i] + 9, (size_t)(eq - sets[i] - 9)));
+        ov[(*nov)++].value = eq + 1;
     }
-    if (rc == 0 && !(p = platform_read(platform, ov, nov, &e)))
-        rc = -1;
-    if (rc == 0 && params)
-        rc = tune_parse_params(params, p, &T.names, &T.nparams, &e);
-    else if (rc == 0 && default_params(p, &T.names, &T.nparams) == 0)
-        rc = err_set(&e, platform, 0, "no parameter > 0 to fit; name some with --params");
-    for (int i = 0; rc == 0 && i < T.nparams; i++)
-        if (platform_param(p, T.names[i])->overridden)
-            rc = err_set(&e, "--set", 0, "platform.%s is fitted, it cannot be set too", T.names[i]);
-    if (rc == 0 && probe_read_csv(target, &tg, &e) < 0)
-        rc = -1;
-    /* The cells: every target row but the empty timing and zero medians. */
-    probe_row_t *rows = calloc((size_t)tg.nrows + 1, sizeof *rows);
-    if (!rows)
-        abort();
-    for (int i = 0; rc == 0 && i < tg.nrows; i++) {
-        const probe_row_t *w = &tg.rows[i];
+    return 0;
+}
+
+/* The parameters to fit: --params, or the defaults; none may be set.
+ * Returns 0, or -1 with e. */
+static int pick_params(ctx_t *T, const platform_t *p, const char *params, err_t *e)
+{
+    if (params && tune_parse_params(params, p, &T->names, &T->nparams, e) < 0)
+        return -1;
+    if (!params && default_params(p, &T->names, &T->nparams) == 0)
+        return err_set(e, T->platform, 0, "no parameter > 0 to fit; name some with --params");
+    for (int i = 0; i < T->nparams; i++)
+        if (platform_param(p, T->names[i])->overridden)
+            return err_set(e, "--set", 0, "platform.%s is fitted, it cannot be set too",
+                           T->names[i]);
+    return 0;
+}
+
+/* The cells into rows (T->ncells): every target row but the empty timing
+ * and zero medians. Returns 0, or -1 with e. */
+static int pick_cells(ctx_t *T, const probe_result_t *tg, const platform_t *p, const char *target,
+                      probe_row_t *rows, err_t *e)
+{
+    for (int i = 0; i < tg->nrows; i++) {
+        const probe_row_t *w = &tg->rows[i];
         if (w->from_cpu >= p->ncpus || w->to_cpu >= p->ncpus || w->to_node >= p->nnodes)
-            rc = err_set(&e, target, 0,
-                         "cell %s %d->%d (node %d) is outside %s (%d CPUs, %d nodes)", w->probe,
-                         w->from_cpu, w->to_cpu, w->to_node, platform, p->ncpus, p->nnodes);
-        else if (!is_probe_row(w->probe))
-            rc = err_set(&e, target, 0,
-                         "row '%s' is not a probe cell of numasim probe (a del_timer_sync cell is "
-                         "fitted by tune --target, never to probes)",
-                         w->probe);
-        else if (strcmp(w->probe, "timer_overhead") && w->median > 0)
-            rows[T.ncells++] = *w;
+            return err_set(e, target, 0,
+                           "cell %s %d->%d (node %d) is outside %s (%d CPUs, %d nodes)", w->probe,
+                           w->from_cpu, w->to_cpu, w->to_node, T->platform, p->ncpus, p->nnodes);
+        if (!is_probe_row(w->probe))
+            return err_set(e, target, 0,
+                           "row '%s' is not a probe cell of numasim probe (a del_timer_sync cell "
+                           "is fitted by tune --target, never to probes)",
+                           w->probe);
+        if (strcmp(w->probe, "timer_overhead") && w->median > 0)
+            rows[T->ncells++] = *w;
     }
-    if (rc == 0 && T.ncells == 0)
-        rc = err_set(&e, target, 0, "no probe cell with a median > 0 to fit");
-    /* The simulated chase stops at the target's largest size: the rest of
-     * the chase is the bulk of a probe's time on a platform with a large
-     * last level, and the other rows do not depend on it (probe_cache.c). */
-    long chase_max = 1024, page = p && p->page_bytes > 0 ? p->page_bytes : 4096;
-    for (int i = 0; i < T.ncells; i++) {
+    if (T->ncells == 0)
+        return err_set(e, target, 0, "no probe cell with a median > 0 to fit");
+    return 0;
+}
+
+/* What the simulated probes measure: the chase stops at the target's
+ * largest size (the rest of the chase is the bulk of a probe's time on a
+ * platform with a large last level, and the other rows do not depend on it,
+ * probe_cache.c), the target's pauses, and only the cache probes when the
+ * cells are all of them. */
+static void probe_args(ctx_t *T, const probe_row_t *rows, const platform_t *p)
+{
+    long chase_max = 1024, page = p->page_bytes > 0 ? p->page_bytes : 4096;
+    for (int i = 0; i < T->ncells; i++) {
         long s;
         if (!strncmp(rows[i].probe, "chase_", 6) && err_parse_long(rows[i].probe + 6, &s) == 0 &&
             s > chase_max)
@@ -479,31 +491,63 @@ int cli_tune_probe(const char *target, const char *params, const char *out, long
             (s + 1) * page > chase_max && (s + 1) * page <= PROBE_CHASE_CAP)
             chase_max = (s + 1) * page;
     }
-    snprintf(T.chase_max, sizeof T.chase_max, "%ld", chase_max);
-    T.pauses = rc == 0 ? target_pauses(rows, T.ncells) : NULL;
-    T.only_cache = 1;
-    for (int i = 0; i < T.ncells; i++)
+    snprintf(T->chase_max, sizeof T->chase_max, "%ld", chase_max);
+    T->pauses = target_pauses(rows, T->ncells);
+    T->only_cache = 1;
+    for (int i = 0; i < T->ncells; i++)
         if (strncmp(rows[i].probe, "chase_", 6) && strncmp(rows[i].probe, "pages_", 6) &&
             strncmp(rows[i].probe, "timer_ops_pause_", 16) && strcmp(rows[i].probe, "hit"))
-            T.only_cache = 0;
-    T.rows = rows;
+            T->only_cache = 0;
+}
+
+/* The output path into outbuf (never the input unless -o names it) and the
+ * temporary directory of the simulated probes. Returns 0, or -1 with e. */
+static int prepare_out(ctx_t *T, const char *out, char *outbuf, size_t n, err_t *e)
+{
+    if (out)
+        snprintf(outbuf, n, "%s", out);
+    else
+        tune_default_out(T->platform, outbuf, n);
+    if (!strcmp(outbuf, T->platform) && !out)
+        return err_set(e, outbuf, 0, "is the input platform; give -o to overwrite it");
+    snprintf(T->dir, sizeof T->dir, "%s/numasim-tune.XXXXXX",
+             getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(T->dir)) {
+        err_set(e, T->dir, 0, "cannot create a temporary directory: %s", strerror(errno));
+        T->dir[0] = '\0';
+        return -1;
+    }
+    snprintf(T->csv, sizeof T->csv, "%s/probe.csv", T->dir);
+    snprintf(T->errf, sizeof T->errf, "%s/stderr", T->dir);
+    return 0;
+}
+
+int cli_tune_probe(const char *target, const char *params, const char *out, long max_evals,
+                   const char *const *sets, int nsets, const char *platform)
+{
+    err_t e = {{0}};
+    ctx_t T = {.platform = platform, .fixed = sets, .nfixed = nsets};
+    platform_override_t ov[64];
+    int nov = 0;
+    probe_result_t tg = {0};
+    platform_t *p = NULL;
+    probe_row_t *rows = NULL;
+    char outbuf[PATH_MAX];
+    int rc = read_overrides(sets, nsets, ov, &nov, &e);
+    if (rc == 0 && !(p = platform_read(platform, ov, nov, &e)))
+        rc = -1;
+    if (rc == 0)
+        rc = pick_params(&T, p, params, &e);
+    if (rc == 0 && probe_read_csv(target, &tg, &e) < 0)
+        rc = -1;
     if (rc == 0) {
-        if (out)
-            snprintf(outbuf, sizeof outbuf, "%s", out);
-        else
-            tune_default_out(platform, outbuf, sizeof outbuf);
-        if (!strcmp(outbuf, platform) && !out)
-            rc = err_set(&e, outbuf, 0, "is the input platform; give -o to overwrite it");
+        rows = xcalloc((size_t)tg.nrows + 1, sizeof *rows);
+        T.rows = rows;
+        rc = pick_cells(&T, &tg, p, target, rows, &e);
     }
     if (rc == 0) {
-        snprintf(T.dir, sizeof T.dir, "%s/numasim-tune.XXXXXX",
-                 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-        if (!mkdtemp(T.dir)) {
-            rc = err_set(&e, T.dir, 0, "cannot create a temporary directory: %s", strerror(errno));
-            T.dir[0] = '\0';
-        }
-        snprintf(T.csv, sizeof T.csv, "%s/probe.csv", T.dir);
-        snprintf(T.errf, sizeof T.errf, "%s/stderr", T.dir);
+        probe_args(&T, rows, p);
+        rc = prepare_out(&T, out, outbuf, sizeof outbuf, &e);
     }
     if (rc == 0)
         rc = fit(&T, target, outbuf, max_evals, p, &e);
