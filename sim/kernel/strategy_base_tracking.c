@@ -10,9 +10,10 @@
  * are remote misses, can lose every time, so the simulation never ends. */
 #include "strategy.h"
 
-int del_timer_sync_base_tracking(cpu_t *c, tcore_t *tc, maddr_t t)
+int del_timer_sync_base_tracking(cpu_t *c, tcore_t *tc, maddr_t t, int *oops)
 {
     tcore_exec(c, tc, KCODE_DTS_BASE_TRACKING); /* its own body; what it calls fetches its own */
+    (void)oops;                                 /* no BUG_ON */
     for (;;) {
         int ret = try_to_del_timer_sync(c, tc, t);
         if (ret >= 0)

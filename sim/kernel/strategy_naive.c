@@ -3,10 +3,10 @@
  * running right now. A negative control for the oracle. */
 #include "strategy.h"
 
-int del_timer_sync_naive(cpu_t *c, tcore_t *tc, maddr_t t)
+int del_timer_sync_naive(cpu_t *c, tcore_t *tc, maddr_t t, int *oops)
 {
     tcore_exec(c, tc, KCODE_DTS_NAIVE); /* its own body; what it calls fetches its own */
     if (del_timer(c, tc, t))
         return 1;
-    return del_timer_sync_scan(c, tc, t);
+    return del_timer_sync_scan(c, tc, t, oops);
 }

@@ -3,9 +3,10 @@
  * and at every timer operation, so on NUMA most probes are remote misses. */
 #include "strategy.h"
 
-int del_timer_sync_scan(cpu_t *c, tcore_t *tc, maddr_t t)
+int del_timer_sync_scan(cpu_t *c, tcore_t *tc, maddr_t t, int *oops)
 {
     tcore_exec(c, tc, KCODE_DTS_SCAN); /* its own body; what it calls fetches its own */
+    (void)oops;                        /* no BUG_ON */
     int ret = 0;
     int n = machine_ncpus(tcore_machine(tc));
     cpu_read(c, t + TIMER_MAGIC); /* check_timer */

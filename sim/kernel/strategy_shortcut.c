@@ -6,10 +6,10 @@
  * singleshot and naive handle. A second negative control for the oracle. */
 #include "strategy.h"
 
-int del_timer_sync_shortcut(cpu_t *c, tcore_t *tc, maddr_t t)
+int del_timer_sync_shortcut(cpu_t *c, tcore_t *tc, maddr_t t, int *oops)
 {
     tcore_exec(c, tc, KCODE_DTS_SHORTCUT); /* its own body; what it calls fetches its own */
     if (!del_timer(c, tc, t))
         return 0;
-    return del_timer_sync_scan(c, tc, t);
+    return del_timer_sync_scan(c, tc, t, oops);
 }

@@ -22,6 +22,7 @@
 #define NUMASIM_TIMER_H
 
 #include "cpu.h"
+#include "strategy_table.h"
 
 #include <stdint.h>
 
@@ -126,22 +127,22 @@ uint64_t read_jiffies(cpu_t *c, tcore_t *tc);
 
 /* Kernel code units: each is a region of kernel text whose size the
  * platform gives (prop code_NAME_bytes, NAME as in tcore_code_name); running
- * one fetches its lines through the CPU's instruction side (cpu_exec). A
- * strategy's unit is its own body; the functions it calls fetch their own. */
+ * one fetches its lines through the CPU's instruction side (cpu_exec). The
+ * timer core's own units come first, then one per strategy of
+ * strategy_table.h, named as its function: a strategy's unit is its own
+ * body; the functions it calls fetch their own. tcore_create lays all of
+ * them out, in this order, whichever strategy will run. */
+#define KCODE_OF_STRATEGY(ID, ...) KCODE_DTS_##ID,
 typedef enum {
     KCODE_TICK,       /* tick: interrupt entry/exit, do_timer, update_process_times */
     KCODE_RUN_TIMERS, /* run_timer_softirq with __run_timers */
     KCODE_MOD_TIMER,  /* __mod_timer with internal_add_timer */
     KCODE_DEL_TIMER,
     KCODE_TRY_TO_DEL_TIMER_SYNC,
-    KCODE_DTS_SCAN, /* del_timer_sync, one unit per strategy */
-    KCODE_DTS_LAST_RUNNING,
-    KCODE_DTS_SINGLESHOT,
-    KCODE_DTS_NAIVE,
-    KCODE_DTS_SHORTCUT,
-    KCODE_DTS_BASE_TRACKING,
+    STRATEGY_TABLE(KCODE_OF_STRATEGY) /* KCODE_DTS_SCAN, ... */
     KCODE_N
 } kcode_t;
+#undef KCODE_OF_STRATEGY
 
 const char *tcore_code_name(kcode_t unit);
 /* c runs code unit `unit` (no cost where the platform gives it no size). */

@@ -31,19 +31,14 @@ static void init_base(machine_t *m, maddr_t b)
     machine_poke_words(m, b + BASE_TV1, w, 2 * BASE_HEADS);
 }
 
-static const char *const kCodeNames[KCODE_N] = {
-    "tick",
-    "run_timers",
-    "mod_timer",
-    "del_timer",
-    "try_to_del_timer_sync",
-    "del_timer_sync_scan",
-    "del_timer_sync_last_running",
-    "del_singleshot_timer_sync",
-    "del_timer_sync_naive",
-    "del_timer_sync_shortcut",
-    "del_timer_sync_base_tracking",
-};
+#define CODE_NAME_OF_STRATEGY(ID, name, function, ...) #function,
+static const char *const kCodeNames[KCODE_N] = {"tick",
+                                                "run_timers",
+                                                "mod_timer",
+                                                "del_timer",
+                                                "try_to_del_timer_sync",
+                                                STRATEGY_TABLE(CODE_NAME_OF_STRATEGY)};
+#undef CODE_NAME_OF_STRATEGY
 
 const char *tcore_code_name(kcode_t unit)
 {
