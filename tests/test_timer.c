@@ -32,6 +32,7 @@
 #include "mem.h"
 #include "simulated.h"
 #include "testutil.h"
+#include "strategy.h"
 #include "timer/timer.h"
 
 #include <check.h>
@@ -477,6 +478,34 @@ START_TEST(api_returns_bug_and_uaf)
 }
 END_TEST
 
+/* strategy_table.h is the one description of the strategies: what is
+ * expanded from it agrees, and each row asks for a timer core that exists
+ * (last_running is a field of the classic design only). */
+START_TEST(strategy_table_expansions_agree)
+{
+    ck_assert_int_eq(KCODE_N, KCODE_DTS_SCAN + STRAT_COUNT);
+    ck_assert_str_eq(tcore_code_name(KCODE_DTS_SCAN), "del_timer_sync_scan");
+    ck_assert_str_eq(tcore_code_name(KCODE_DTS_SINGLESHOT), "del_singleshot_timer_sync");
+    ck_assert_str_eq(tcore_code_name(KCODE_DTS_SHORTCUT), "del_timer_sync_shortcut");
+    for (int i = 0; i < STRAT_COUNT; i++) {
+        const strategy_t *st = &strategies[i];
+        ck_assert_str_eq(strategy_name((strategy_id_t)i), st->name);
+        ck_assert_ptr_eq(strategy_names[i], st->name);
+        ck_assert_ptr_nonnull(st->fn);
+        ck_assert(st->origin[0] && st->promise[0]);
+        ck_assert_int_eq(strategy_design((strategy_id_t)i), st->design);
+        ck_assert(!st->last_running || st->design == TIMER_CLASSIC);
+        ck_assert(strncmp(tcore_code_name((kcode_t)(KCODE_DTS_SCAN + i)), "del_", 4) == 0);
+        for (int j = 0; j < i; j++)
+            ck_assert_str_ne(strategies[j].name, st->name);
+    }
+    ck_assert_int_eq(strategy_design(STRAT_BASE_TRACKING), TIMER_TRACKING);
+    ck_assert_int_eq(strategy_last_running(STRAT_LAST_RUNNING), 1);
+    ck_assert_int_eq(strategy_last_running(STRAT_SCAN), 0);
+    ck_assert_str_eq(strategy_name(STRAT_COUNT), "?");
+}
+END_TEST
+
 static Suite *timer_suite(void)
 {
     Suite *s = suite_create("timer");
@@ -485,6 +514,7 @@ static Suite *timer_suite(void)
     tcase_add_loop_test(t, rearming_timer_is_periodic, 0, 2);
     tcase_add_test(t, ticks_one_second_numa32);
     tcase_add_loop_test(t, api_returns_bug_and_uaf, 0, 2);
+    tcase_add_test(t, strategy_table_expansions_agree);
     suite_add_tcase(s, t);
     return s;
 }
