@@ -4,7 +4,7 @@
  * timer's entry are both a pair {next, prev} of words, 16 bytes, so every
  * link followed or changed is a paid access. The base lock is taken with
  * interrupts off (spin_lock_irq), as the kernel does for every base.
- * Nothing here knows a base or a design beyond the word layout of timer.h.
+ * Nothing here reads the state of a timer core: only the words it is given.
  */
 #ifndef NUMASIM_TIMER_LIST_H
 #define NUMASIM_TIMER_LIST_H
