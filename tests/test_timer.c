@@ -23,8 +23,11 @@
  *       non-pending one none; writes into a freed timer by mod_timer are
  *       counted by mem_freed_writes, exactly (6 classic, 5 tracking). Both
  *       designs.
+ *   strategy_table_expansions_agree  the ids, names, designs and code units
+ *       expanded from strategy_table.h agree, names are unique, and
+ *       last_running is asked of the classic design only. No machine.
  *
- * Every test runs sim_run in its own forked Check process. Programs
+ * Every other test runs sim_run in its own forked Check process. Programs
  * never call ck_assert (they run in SimGrid actors): they record, and the
  * test asserts after the run.
  */
@@ -478,9 +481,8 @@ START_TEST(api_returns_bug_and_uaf)
 }
 END_TEST
 
-/* strategy_table.h is the one description of the strategies: what is
- * expanded from it agrees, and each row asks for a timer core that exists
- * (last_running is a field of the classic design only). */
+/* --- 7. the strategy table --- */
+
 START_TEST(strategy_table_expansions_agree)
 {
     ck_assert_int_eq(KCODE_N, KCODE_DTS_SCAN + STRAT_COUNT);
