@@ -31,6 +31,7 @@
 
 /* What the command line asks beyond the runs' options. */
 typedef struct {
+    int grace;       /* --grace-period: measure one, run no test */
     int expect;      /* print the comparison table */
     const char *csv; /* write it there */
     int summary;     /* several tests or a directory: print the summary */
@@ -50,6 +51,7 @@ static void usage(FILE *f)
                "                      [-o FILE.csv] TEST.litmus|DIR...\n"
                "       numasim litmus --native [--cpus LIST] [--runs N] [--expect]\n"
                "                      [-o FILE.csv] TEST.litmus|DIR...\n"
+               "       numasim litmus --grace-period [--platform FILE.xml | --native]\n"
                "\n"
                "Runs each litmus test (the C format of the Linux kernel memory model,\n"
                "tools/memory-model/litmus-tests; see docs/memory-ordering.md for the\n"
@@ -76,6 +78,9 @@ static void usage(FILE *f)
                "                    and the verdict (agrees, not seen, FORBIDDEN)\n"
                "  -o, --output FILE write that table as CSV (test, file, machine, runs,\n"
                "                    result, observation, positive, negative, verdict)\n"
+               "  --grace-period    run no test: measure synchronize_rcu (the tests' RCU,\n"
+               "                    on the machine API) with every CPU a reader that has\n"
+               "                    just left its critical section, and print its cycles\n"
                "\n"
                "Exit code 0; 1 when a forbidden outcome showed or a run failed; 2 for bad\n"
                "input (one line FILE:LINE: message).\n");
@@ -85,12 +90,17 @@ static void usage(FILE *f)
  * with e (empty when the usage was printed to standard error). */
 static int parse_opts(int argc, char **argv, lit_opts_t *o, cli_lit_t *cl, err_t *e)
 {
-    static const struct option opts[] = {
-        {"runs", required_argument, NULL, 'r'}, {"platform", required_argument, NULL, 'p'},
-        {"seed", required_argument, NULL, 's'}, {"set", required_argument, NULL, 'S'},
-        {"native", no_argument, NULL, 'n'},     {"cpus", required_argument, NULL, 'c'},
-        {"expect", no_argument, NULL, 'x'},     {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"runs", required_argument, NULL, 'r'},
+                                         {"platform", required_argument, NULL, 'p'},
+                                         {"seed", required_argument, NULL, 's'},
+                                         {"set", required_argument, NULL, 'S'},
+                                         {"native", no_argument, NULL, 'n'},
+                                         {"cpus", required_argument, NULL, 'c'},
+                                         {"expect", no_argument, NULL, 'x'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"grace-period", no_argument, NULL, 'g'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     int c;
     long v;
     optind = 1;
@@ -98,6 +108,9 @@ static int parse_opts(int argc, char **argv, lit_opts_t *o, cli_lit_t *cl, err_t
         switch (c) {
         case 'x':
             cl->expect = 1;
+            break;
+        case 'g':
+            cl->grace = 1;
             break;
         case 'o':
             cl->csv = optarg;
@@ -134,7 +147,10 @@ static int parse_opts(int argc, char **argv, lit_opts_t *o, cli_lit_t *cl, err_t
             return cli_err_printed(e);
         }
     }
-    if (optind >= argc)
+    if (cl->grace && optind < argc)
+        return err_set(e, NULL, 0, "numasim litmus: --grace-period runs no test, '%s' given",
+                       argv[optind]);
+    if (optind >= argc && !cl->grace)
         return err_set(e, NULL, 0, "numasim litmus: no test given (see --help)");
     if (o->cpus && !o->native) { /* the syntax now; the platform's range in the run */
         int first, highest;
@@ -167,6 +183,42 @@ static int run_test(const litmus_t *t, const lit_opts_t *o, int last, lit_outcom
         out->neg = h.runs - h.positive;
         out->done = 1;
         litmus_hist_free(&h);
+        _exit(0);
+    }
+    int st = child_wait(pid);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    return WIFEXITED(st) && WEXITSTATUS(st) == ERR_EXIT ? cli_err_printed(e) : 1;
+}
+
+static void machine_name(const lit_opts_t *o, char *buf, size_t n);
+
+/* --grace-period: measures grace periods in a child and prints their cost.
+ * Returns 0, 1 or -1 with e, as run_test. */
+static int grace_period(const lit_opts_t *o, err_t *e)
+{
+    pid_t pid = child_try_fork();
+    if (pid < 0)
+        return err_set(e, NULL, 0, "numasim litmus: fork: %s", strerror(errno));
+    if (pid == 0) {
+        lit_gp_t gp;
+        if (litmus_grace_period(o, &gp, e) < 0) {
+            fprintf(stderr, "%s\n", e->msg);
+            _exit(ERR_EXIT);
+        }
+        uint64_t min = UINT64_MAX, max = 0, sum = 0;
+        for (int k = 0; k < LIT_GP_ROUNDS; k++) {
+            min = gp.cycles[k] < min ? gp.cycles[k] : min;
+            max = gp.cycles[k] > max ? gp.cycles[k] : max;
+            sum += gp.cycles[k];
+        }
+        char machine[512];
+        machine_name(o, machine, sizeof machine);
+        printf("Grace period on %s (%d CPUs, no reader inside): mean %.0f cycles, min %llu, "
+               "max %llu over %d\n",
+               machine, gp.ncpus, (double)sum / LIT_GP_ROUNDS, (unsigned long long)min,
+               (unsigned long long)max, LIT_GP_ROUNDS);
+        fflush(stdout);
         _exit(0);
     }
     int st = child_wait(pid);
@@ -371,6 +423,12 @@ static int litmus_main(int argc, char **argv, lit_opts_t *o, cli_lit_t *cl, err_
         if (!(platform = cli_find(o->platform, "platform", e)))
             return -1;
         o->platform = platform;
+    }
+    if (cl->grace) {
+        child_catch_signals();
+        int rc = grace_period(o, e);
+        free(platform);
+        return rc;
     }
     lit_files_t f = {0};
     int rc = collect(argc, argv, &f, e);

@@ -155,6 +155,13 @@ typedef struct {
     uint64_t runs, positive;
 } lit_hist_t;
 
+/* A grace period's cost (litmus_grace_period). */
+enum { LIT_GP_ROUNDS = 8 };
+typedef struct {
+    int ncpus;                      /* the CPUs it waited on, its own included */
+    uint64_t cycles[LIT_GP_ROUNDS]; /* each grace period's, on the updater's clock */
+} lit_gp_t;
+
 typedef struct {
     uint64_t runs;
     unsigned long seed;
@@ -165,6 +172,7 @@ typedef struct {
     const char *cpus; /* the CPUs (native: host CPUs), a list like "0,2-3"; NULL:
                        * simulated, spread over the platform; native, all */
     const char *argv0;
+    lit_gp_t *gp; /* litmus_grace_period's, NULL for a test */
 } lit_opts_t;
 
 /* Parses a CPU list like "0,2-3" (--cpus) into its CPUs in ascending
@@ -178,6 +186,14 @@ int litmus_parse_cpus(const char *list, int *cpus, int max, int *highest, err_t 
  * call it in a child process when running several tests). */
 int litmus_run(const litmus_t *t, const lit_opts_t *opts, lit_hist_t *h, err_t *e);
 void litmus_hist_free(lit_hist_t *h);
+
+/* Measures LIT_GP_ROUNDS grace periods on the machine opts gives (the
+ * platform, or natively the host): every CPU has an RCU slot and enters and
+ * leaves one read-side critical section before each grace period (its slot
+ * line is then its own, modified), CPU 0 runs synchronize_rcu after them,
+ * with no reader inside. Returns 0 with gp filled, or -1 with e. One
+ * machine per call, as litmus_run. */
+int litmus_grace_period(const lit_opts_t *opts, lit_gp_t *gp, err_t *e);
 /* Prints the histogram and the Observation line, as herd7/klitmus7 do. */
 void litmus_print(const litmus_t *t, const lit_hist_t *h, FILE *f);
 

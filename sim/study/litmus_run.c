@@ -41,6 +41,7 @@
 #include "native.h"
 #include "simulated.h"
 #include "spinlock.h"
+#include "xalloc.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -68,14 +69,6 @@ typedef struct {
     char fault[256];       /* the first access through a non-pointer */
     int fault_line;
 } lrun_t;
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p)
-        abort();
-    return p;
-}
 
 /* v as the state prints it: a pointer by its variable's name. */
 static const char *value_text(const litmus_t *t, int64_t v, char *buf, size_t n)
@@ -129,9 +122,7 @@ static void count_state(lrun_t *R, machine_t *m)
             return;
         }
     h->s = xrealloc(h->s, sizeof *h->s * (size_t)(h->n + 1));
-    h->s[h->n].state = strdup(buf);
-    if (!h->s[h->n].state)
-        abort();
+    h->s[h->n].state = xstrdup(buf);
     h->s[h->n].count = 1;
     h->s[h->n].holds = ok;
     h->n++;
@@ -357,9 +348,62 @@ static void rcu_setup(lrun_t *R, machine_t *m, const platform_t *p)
     lit_rcu_init(&R->rcu, m, R->t->nprocs, node);
 }
 
+/* --- the grace period's cost (litmus_grace_period) --- */
+
+enum { GP_WINDOW = 20000 }; /* the readers' sections, then the grace period */
+
+/* One round every gp_period cycles: a reader's section at a random offset
+ * in the first half of the window, the grace period at its end. */
+static uint64_t gp_period(int ncpus)
+{
+    return (uint64_t)ncpus * 5000 + 2 * GP_WINDOW;
+}
+
+static void gp_prog(cpu_t *c, void *arg)
+{
+    lrun_t *R = g_run;
+    int self = (int)(intptr_t)arg, n = R->rcu.n;
+    uint64_t period = gp_period(n), t0 = cpu_now(c);
+    for (int k = 0; k < LIT_GP_ROUNDS; k++) {
+        uint64_t base = t0 + (uint64_t)k * period;
+        if (self == 0) {
+            cpu_idle_until(c, base + GP_WINDOW);
+            uint64_t start = cpu_now(c);
+            lit_rcu_synchronize(c, &R->rcu, 0);
+            R->o->gp->cycles[k] = cpu_now(c) - start;
+            cpu_progress(c);
+        } else {
+            cpu_idle_until(c, base + gsl_rng_uniform_int(cpu_rng(c), GP_WINDOW / 2));
+            lit_rcu_read_lock(c, &R->rcu, self);
+            lit_rcu_read_unlock(c, &R->rcu, self);
+            cpu_progress(c);
+        }
+    }
+}
+
+static void gp_setup(machine_t *m, lrun_t *R)
+{
+    const platform_t *p = machine_platform(m);
+    int n = machine_ncpus(m);
+    int *node = calloc((size_t)n, sizeof *node);
+    if (!node)
+        abort();
+    for (int i = 0; i < n; i++)
+        node[i] = p->cpu_node[i];
+    lit_rcu_init(&R->rcu, m, n, node);
+    free(node);
+    R->o->gp->ncpus = n;
+    for (int i = 0; i < n; i++)
+        machine_set_program(m, i, gp_prog, (void *)(intptr_t)i);
+}
+
 static void sim_setup(machine_t *m, void *arg)
 {
     lrun_t *R = arg;
+    if (R->o->gp) {
+        gp_setup(m, R);
+        return;
+    }
     const platform_t *p = machine_platform(m);
     int n = R->t->nprocs;
     uint32_t maxlat = 0;
@@ -420,6 +464,10 @@ static void native_prog(cpu_t *c, void *arg)
 static void native_setup(machine_t *m, void *arg)
 {
     lrun_t *R = arg;
+    if (R->o->gp) {
+        gp_setup(m, R);
+        return;
+    }
     const platform_t *p = machine_platform(m);
     for (int v = 0; v < R->t->nvars; v++) {
         R->addr[v] = machine_alloc(m, p->cpu_node[v % R->t->nprocs], 8);
@@ -442,9 +490,7 @@ static int add_cpu(long c, void *set)
 
 int litmus_parse_cpus(const char *list, int *cpus, int max, int *highest, err_t *e)
 {
-    unsigned char *set = calloc(MAXCPU / 8, 1);
-    if (!set)
-        abort();
+    unsigned char *set = xcalloc(MAXCPU / 8, 1);
     int rc = err_parse_cpus(list, add_cpu, set, e), n = 0;
     for (int c = 0; c < MAXCPU && rc == 0; c++)
         if (set[c / 8] >> (c % 8) & 1) {
@@ -460,9 +506,7 @@ int litmus_parse_cpus(const char *list, int *cpus, int max, int *highest, err_t 
 int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
 {
     memset(h, 0, sizeof *h);
-    lrun_t *R = calloc(1, sizeof *R);
-    if (!R)
-        abort();
+    lrun_t *R = xcalloc(1, sizeof *R);
     R->t = t;
     R->o = o;
     R->h = h;
@@ -521,6 +565,19 @@ int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
     free(R);
     g_run = NULL;
     return rc < 0 ? -1 : 0;
+}
+
+int litmus_grace_period(const lit_opts_t *opts, lit_gp_t *gp, err_t *e)
+{
+    litmus_t t = {.name = "grace-period", .nprocs = 1};
+    lit_opts_t o = *opts;
+    o.gp = gp;
+    o.cpus = NULL;
+    memset(gp, 0, sizeof *gp);
+    lit_hist_t h;
+    int rc = litmus_run(&t, &o, &h, e);
+    litmus_hist_free(&h);
+    return rc;
 }
 
 void litmus_hist_free(lit_hist_t *h)

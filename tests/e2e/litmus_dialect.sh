@@ -6,7 +6,8 @@
 # most) and natively. Each test's "numasim-expect:" says what its
 # proposition must do per model (as litmus_nosan.sh reads it; natively,
 # a Never must stay Never and an Always stay Always); then what each
-# construct prints: locations and pointers in the state, filter's runs.
+# construct prints: locations and pointers in the state, filter's runs;
+# and --grace-period, the cost of RCU's synchronize_rcu.
 # Usage: litmus_dialect.sh NUMASIM_BINARY SOURCE_DIR
 set -u
 numasim=${1:?usage: litmus_dialect.sh NUMASIM_BINARY SOURCE_DIR}
@@ -63,4 +64,11 @@ read -r _ _ _ pos neg <<<"$(grep '^Observation' "$tmp/sc-filter.out")"
 # pointers print as the variable they point to
 grep -qE '>1:r0=x; 1:r1=1;$' "$tmp/weak-pointers.out" && grep -qE '>1:r0=a; 1:r1=7;$' "$tmp/weak-pointers.out" ||
     fail "pointers: states are not 1:r0=x/1 and 1:r0=a/7: $(cat "$tmp/weak-pointers.out")"
+# the grace period's cost: synchronize_rcu on the machine, every CPU a reader
+run litmus --grace-period --platform "$smp4"
+[ "$rc" -eq 0 ] || fail "--grace-period: exit $rc: $err"
+grep -qE '^Grace period on smp4 \(4 CPUs, no reader inside\): mean [1-9][0-9]* cycles, min [1-9][0-9]*, max [1-9][0-9]* over 8$' <<<"$out" ||
+    fail "--grace-period: $out"
+run litmus --grace-period --platform "$smp4" "$src/tests/litmus/rcu.litmus"
+check_user_error "--grace-period with a test"
 exit $((fails > 0))
