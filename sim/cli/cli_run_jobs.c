@@ -189,7 +189,7 @@ int cli_run_start_job(job_t *js, int k, variant_t *vs, const run_opts_t *o, err_
             int rc;
             v->loaders[j->plat] = loader_start(v->plats[j->plat], o->jobs, loader_body, &x, &rc);
             if (!v->loaders[j->plat])
-                return rc == ERR_EXIT ? cli_err_printed(e) : 1;
+                return rc < 0 ? cli_err_printed(e) : 1;
         }
         j->loader = v->loaders[j->plat];
         j->pid = loader_submit(j->loader, k, fileno(j->out)); /* 0, or -1 */

@@ -200,7 +200,7 @@ static void loader_main(platform_t *p, int req, int rep, loader_body_t body, voi
     pid_t parent = getppid();
     signal(SIGPIPE, SIG_IGN); /* a worker that died: its pipe fails, EPIPE */
     err_t e = {{0}};
-    int64_t ok = sim_preload(p, "numasim", &e) < 0 ? 2 : 0;
+    int64_t ok = sim_preload(p, "numasim", &e) < 0 ? ERR_EXIT : 0;
     if (ok)
         fprintf(stderr, "%s\n", e.msg);
     if (put(rep, &ok, sizeof ok) < 0 || ok)
@@ -267,7 +267,7 @@ loader_t *loader_start(platform_t *p, int workers, loader_body_t body, void *ctx
     if (get(l->rep, &ok, sizeof ok) == 0 && ok == 0)
         return l;
     int st = loader_stop(l);
-    *rc = WIFEXITED(st) && WEXITSTATUS(st) == 2 ? 2 : 1;
+    *rc = WIFEXITED(st) && WEXITSTATUS(st) == ERR_EXIT ? -1 : 1;
     if (*rc == 1)
         fprintf(stderr, "numasim: internal error: loading %s failed\n", p->path);
     return NULL;

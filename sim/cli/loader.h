@@ -52,8 +52,8 @@ typedef int (*loader_body_t)(int k, int fd, int last, void *ctx);
 /* Forks a loader for p with at most `workers` workers (what this process
  * knows at the call, ctx and the jobs it points to included, is what the
  * jobs will see) and waits until p is loaded. Returns the loader, or NULL
- * with *rc set: 2 when p could not be loaded (the loader printed why), 1 on
- * a system error (printed). */
+ * with *rc set as cli.h's rule has it: -1 when p could not be loaded (a
+ * user error; the loader printed why), 1 on a system error (printed). */
 loader_t *loader_start(platform_t *p, int workers, loader_body_t body, void *ctx, int *rc);
 
 /* Hands job k (unique among l's jobs) to a worker of l, its results going
