@@ -19,6 +19,7 @@
 
 #include "cpu.h"
 #include "native.h"
+#include "start.h"
 #include "timer/timer.h"
 
 #include <stdlib.h>
@@ -140,8 +141,9 @@ static int one(host_t *h, bench_t *b, err_t *e)
     if (!b->gaps)
         abort();
     machine_hooks_t hooks = {setup, NULL, b};
-    native_opts_t o = {30};
-    int rc = native_run(h, 1, &hooks, &o, e);
+    start_t st = {.host = h, .seed = 1, .hooks = &hooks};
+    st.native.timeout_s = 30;
+    int rc = start_machine(&st, e);
     tcore_destroy(b->tc);
     b->tc = NULL;
     return rc;

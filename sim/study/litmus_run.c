@@ -30,7 +30,7 @@
  * miss also gets a jitter in [0, mem_local_cycles], seeded from the seed.
  * The interpreter costs nothing itself: only the accesses and fences pay.
  *
- * --native: the processes are pinned threads of this host (native_run).
+ * --native: the processes are pinned threads of this host (start.h).
  * Each round starts with a sense-reversing spin barrier on one counter;
  * the threads leave it within the time a cache line takes to reach them.
  */
@@ -38,9 +38,8 @@
 #include "litmus_rcu.h"
 
 #include "cpu.h"
-#include "native.h"
-#include "simulated.h"
 #include "spinlock.h"
+#include "start.h"
 #include "xalloc.h"
 
 #include <gsl/gsl_rng.h>
@@ -524,8 +523,9 @@ int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
             host_close(host);
         } else {
             machine_hooks_t hooks = {native_setup, NULL, R};
-            native_opts_t no = {.timeout_s = 30};
-            rc = native_run(host, o->seed, &hooks, &no, e);
+            start_t st = {.host = host, .seed = o->seed, .hooks = &hooks};
+            st.native.timeout_s = 30;
+            rc = start_machine(&st, e);
             host_close(host);
         }
     } else {
@@ -554,7 +554,8 @@ int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
                          t->nprocs, p->ncpus);
         } else {
             machine_hooks_t hooks = {sim_setup, NULL, R};
-            rc = sim_run(p, o->argv0, o->seed, &hooks, e);
+            start_t st = {.platform = p, .argv0 = o->argv0, .seed = o->seed, .hooks = &hooks};
+            rc = start_machine(&st, e);
         }
         platform_free(p);
     }

@@ -29,8 +29,7 @@
  * ticks it missed when it enables interrupts).
  */
 #include "probe_internal.h"
-#include "native.h"
-#include "simulated.h"
+#include "start.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -337,8 +336,9 @@ int probe_run(platform_t *p, host_t *host, const probe_opts_t *o, const char *ar
     X.npauses = o->pauses ? o->npauses : (int)(sizeof decades / sizeof *decades);
     X.only_cache = o->only_cache;
     machine_hooks_t hooks = {.setup = start_programs, .arg = &X};
-    native_opts_t no = {60};
-    int rc = host ? native_run(host, 1, &hooks, &no, e) : sim_run(p, argv0, 1, &hooks, e);
+    start_t st = {.host = host, .platform = p, .argv0 = argv0, .seed = 1, .hooks = &hooks};
+    st.native.timeout_s = 60;
+    int rc = start_machine(&st, e);
     if (rc == 0)
         collect(&X, r);
     for (int i = 0; i < X.ncells; i++)

@@ -17,9 +17,8 @@
 #include "run.h"
 
 #include "cpu.h"
-#include "simulated.h"
-#include "native.h"
 #include "oracle.h"
+#include "start.h"
 #include "strategy.h"
 #include "timer/timer.h"
 
@@ -447,9 +446,15 @@ int run_one(run_t *r, const char *argv0, err_t *e)
     r->ncalls = 0;
     r->first_bad_call = -1;
     machine_hooks_t hooks = {setup, finish, &x};
-    sim_request_paje(r->paje, r->paje_calls); /* simulated runs only */
-    int rc = r->host ? native_run(r->host, r->seed, &hooks, &r->native, e)
-                     : sim_run(r->p, argv0, r->seed, &hooks, e);
+    start_t st = {.host = r->host,
+                  .platform = r->p,
+                  .argv0 = argv0,
+                  .seed = r->seed,
+                  .hooks = &hooks,
+                  .native = r->native,
+                  .paje = r->paje,
+                  .paje_calls = r->paje_calls};
+    int rc = start_machine(&st, e);
     if (x.bg_timers)
         for (int i = 0; i < r->p->ncpus; i++)
             free(x.bg_timers[i]);
