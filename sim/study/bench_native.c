@@ -21,6 +21,7 @@
 #include "native.h"
 #include "start.h"
 #include "timer/timer.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -137,9 +138,7 @@ static void setup(machine_t *m, void *arg)
 
 static int one(host_t *h, bench_t *b, err_t *e)
 {
-    b->gaps = calloc(MAX_GAPS, sizeof *b->gaps);
-    if (!b->gaps)
-        abort();
+    b->gaps = xcalloc(MAX_GAPS, sizeof *b->gaps);
     machine_hooks_t hooks = {setup, NULL, b};
     start_t st = {.host = h, .seed = 1, .hooks = &hooks};
     st.native.timeout_s = 30;

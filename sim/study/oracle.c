@@ -1,4 +1,5 @@
 #include "oracle.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,17 +109,13 @@ static void observe(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t, void *ct
 
 oracle_t *oracle_create(tcore_t *tc, int trace_len)
 {
-    oracle_t *o = calloc(1, sizeof *o);
-    if (!o)
-        abort();
+    oracle_t *o = xcalloc(1, sizeof *o);
     o->tc = tc;
     o->gap_end_start = o->gap_rearm_end = NO_CYCLE;
     o->ring_len = trace_len > 0 ? trace_len : 0;
     if (o->ring_len) {
-        o->ring = calloc((size_t)o->ring_len, sizeof *o->ring);
-        o->first = calloc((size_t)o->ring_len, sizeof *o->first);
-        if (!o->ring || !o->first)
-            abort();
+        o->ring = xcalloc((size_t)o->ring_len, sizeof *o->ring);
+        o->first = xcalloc((size_t)o->ring_len, sizeof *o->first);
     }
     tcore_set_observer(tc, observe, o);
     return o;
@@ -141,9 +138,7 @@ void oracle_watch(oracle_t *o, maddr_t t)
 {
     if (find(o, t))
         return;
-    watched_t *w = calloc(1, sizeof *w);
-    if (!w)
-        abort();
+    watched_t *w = xcalloc(1, sizeof *w);
     w->t = t;
     w->last_end = w->last_rearm = NO_CYCLE;
     w->next = o->w;

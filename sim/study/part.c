@@ -1,6 +1,7 @@
 #include "part.h"
 
 #include "results.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -182,9 +183,7 @@ static int parse_int(const char *s, int *v, long lo, long hi)
 static void append(char **text, size_t *len, const char *line)
 {
     size_t n = strlen(line);
-    char *t = realloc(*text, *len + n + 2);
-    if (!t)
-        abort();
+    char *t = xrealloc(*text, *len + n + 2);
     memcpy(t + *len, line, n);
     t[*len + n] = '\n';
     t[*len + n + 1] = '\0';
@@ -206,9 +205,7 @@ static int read_combo(part_t *p, char **f, int nf, int *seen)
     for (int i = 0; i < 6; i++)
         if (parse_u64(f[3 + i], v[i]) < 0)
             return -1;
-    c->cycles = malloc(sizeof *c->cycles * (size_t)(nc ? nc : 1));
-    if (!c->cycles)
-        abort();
+    c->cycles = xmalloc(sizeof *c->cycles * (size_t)(nc ? nc : 1));
     uint64_t *an = anatomy_fields(&c->anatomy);
     for (int i = 0; i < NANATOMY; i++)
         if (parse_u64(f[9 + i], &an[i]) < 0)
@@ -233,9 +230,7 @@ part_t *part_read(const char *path, int *truncated, err_t *e)
         err_set(e, path, 0, "cannot read: %s", strerror(errno));
         return NULL;
     }
-    part_t *p = calloc(1, sizeof *p);
-    if (!p)
-        abort();
+    part_t *p = xcalloc(1, sizeof *p);
     char *line = NULL, *fields[64], **big = NULL;
     size_t cap = 0, body_len = 0;
     ssize_t len;
@@ -282,10 +277,8 @@ part_t *part_read(const char *path, int *truncated, err_t *e)
             } else if (lineno == 7) {
                 bad = parse_int(v, &p->ncombos, 1, MAX_COMBOS) < 0;
                 if (!bad) {
-                    p->combos = calloc((size_t)p->ncombos, sizeof *p->combos);
-                    seen = calloc((size_t)p->ncombos, sizeof *seen);
-                    if (!p->combos || !seen)
-                        abort();
+                    p->combos = xcalloc((size_t)p->ncombos, sizeof *p->combos);
+                    seen = xcalloc((size_t)p->ncombos, sizeof *seen);
                     for (int k = 0; k < p->ncombos; k++)
                         p->combos[k].ncalls = -1;
                 }
@@ -331,9 +324,7 @@ part_t *part_read(const char *path, int *truncated, err_t *e)
             groups_end = q.first + q.n;
             if (p->ngroups == ngroups_cap) {
                 ngroups_cap = ngroups_cap ? 2 * ngroups_cap : 64;
-                p->groups = realloc(p->groups, sizeof *p->groups * (size_t)ngroups_cap);
-                if (!p->groups)
-                    abort();
+                p->groups = xrealloc(p->groups, sizeof *p->groups * (size_t)ngroups_cap);
             }
             p->groups[p->ngroups++] = q;
             continue;
@@ -342,9 +333,7 @@ part_t *part_read(const char *path, int *truncated, err_t *e)
             int nf = 1;
             for (char *c = line; *c; c++)
                 nf += *c == '\t';
-            big = realloc(big, sizeof *big * (size_t)nf);
-            if (!big)
-                abort();
+            big = xrealloc(big, sizeof *big * (size_t)nf);
             split(line, big, nf);
             if (groups_end != p->ncombos || read_combo(p, big, nf, seen) < 0) {
                 why = "malformed combination";
@@ -446,9 +435,7 @@ part_t *part_merge(part_t *const *parts, const char *const *paths, const int *tr
             }
     }
     int ns = r ? r->nslices : nslices;
-    char *have = calloc((size_t)ns, 1); /* 0 missing, 1 good, 2 truncated */
-    if (!have)
-        abort();
+    char *have = xcalloc((size_t)ns, 1); /* 0 missing, 1 good, 2 truncated */
     for (int i = 0; i < n; i++)
         have[parts[i]->slice] = truncated[i] ? 2 : 1;
     char rerun[400] = "", missing[300] = "", trunc[300] = "";
@@ -464,19 +451,15 @@ part_t *part_merge(part_t *const *parts, const char *const *paths, const int *tr
                 *trunc ? "truncated: " : "", trunc);
         return NULL;
     }
-    part_t *m = calloc(1, sizeof *m);
-    if (!m)
-        abort();
+    part_t *m = xcalloc(1, sizeof *m);
     *m = *r;
     m->slice = 0;
     m->nslices = 1;
-    m->groups = malloc(sizeof *m->groups * (size_t)r->ngroups);
-    m->combos = calloc((size_t)r->ncombos, sizeof *m->combos);
-    m->command = strdup(r->command);
-    m->head = strdup(r->head);
-    m->body = strdup(r->body);
-    if (!m->groups || !m->combos || !m->command || !m->head || !m->body)
-        abort();
+    m->groups = xmalloc(sizeof *m->groups * (size_t)r->ngroups);
+    m->combos = xcalloc((size_t)r->ncombos, sizeof *m->combos);
+    m->command = xstrdup(r->command);
+    m->head = xstrdup(r->head);
+    m->body = xstrdup(r->body);
     memcpy(m->groups, r->groups, sizeof *m->groups * (size_t)r->ngroups);
     /* The command of slice 0, so that the output does not depend on the
      * order of the arguments. */
@@ -488,9 +471,7 @@ part_t *part_merge(part_t *const *parts, const char *const *paths, const int *tr
     for (int i = 0; i < n; i++)
         for (int k = parts[i]->slice; k < m->ncombos; k += ns) {
             m->combos[k] = parts[i]->combos[k];
-            m->combos[k].cycles = malloc(sizeof(uint64_t) * (size_t)(m->combos[k].ncalls + 1));
-            if (!m->combos[k].cycles)
-                abort();
+            m->combos[k].cycles = xmalloc(sizeof(uint64_t) * (size_t)(m->combos[k].ncalls + 1));
             memcpy(m->combos[k].cycles, parts[i]->combos[k].cycles,
                    sizeof(uint64_t) * (size_t)m->combos[k].ncalls);
         }
@@ -507,9 +488,7 @@ void part_write_rows(const part_t *p, FILE *csv, FILE *table)
             total += (size_t)p->combos[k].ncalls;
         result_row_t row;
         memset(&row, 0, sizeof row);
-        uint64_t *all = malloc(sizeof *all * (total ? total : 1));
-        if (!all)
-            abort();
+        uint64_t *all = xmalloc(sizeof *all * (total ? total : 1));
         size_t off = 0;
         for (int k = q->first; k < q->first + q->n; k++) {
             const part_combo_t *c = &p->combos[k];

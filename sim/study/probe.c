@@ -25,11 +25,12 @@
  * The pause and chase cells (probe_cache.c) come last, run by CPU 0 alone.
  * Every CPU runs with interrupts disabled but in the ticks-on pause cells,
  * so the tick that the probe's timer core installs (at --hz) is taken only
- * there: the other cells see no tick, as before (a simulated CPU takes the
- * ticks it missed when it enables interrupts).
+ * there: the other cells see no tick (a simulated CPU takes the ticks it
+ * missed when it enables interrupts, and the CPUs enable them only to stop).
  */
 #include "probe_internal.h"
 #include "start.h"
+#include "xalloc.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -287,10 +288,8 @@ static void collect(const probe_ctx_t *X, probe_result_t *r)
     for (int i = 0; i < X->ncells; i++)
         if (X->cells[i].reps > maxreps)
             maxreps = X->cells[i].reps;
-    double *s = malloc(sizeof *s * (size_t)maxreps);
-    r->rows = calloc((size_t)X->ncells, sizeof *r->rows);
-    if (!s || !r->rows)
-        abort();
+    double *s = xmalloc(sizeof *s * (size_t)maxreps);
+    r->rows = xcalloc((size_t)X->ncells, sizeof *r->rows);
     double overhead = 0;
     for (int i = 0; i < X->ncells; i++) {
         const cell_t *k = &X->cells[i];

@@ -57,6 +57,7 @@
  * sizes before it: its warm pass makes its lines the newest of every set.
  */
 #include "probe_internal.h"
+#include "xalloc.h"
 
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -209,10 +210,8 @@ static void shuffle(gsl_rng *r, uint32_t *v, uint32_t n)
 static maddr_t build_ring(machine_t *m, maddr_t buf, uint64_t bytes, uint32_t line)
 {
     uint32_t nlines = (uint32_t)(bytes / line);
-    uint32_t *order = malloc(sizeof *order * nlines);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!order || !r)
-        abort();
+    uint32_t *order = xmalloc(sizeof *order * nlines);
+    gsl_rng *r = xcheck(gsl_rng_alloc(gsl_rng_mt19937));
     gsl_rng_set(r, (unsigned long)bytes);
     for (uint32_t i = 0; i < nlines; i++)
         order[i] = i;
@@ -230,18 +229,14 @@ static maddr_t build_ring(machine_t *m, maddr_t buf, uint64_t bytes, uint32_t li
  * at a random line of the page, the pages in a random order. */
 static maddr_t build_page_ring(machine_t *m, maddr_t buf, uint64_t n, uint64_t page, uint32_t line)
 {
-    uint32_t *order = malloc(sizeof *order * n);
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!order || !r)
-        abort();
+    uint32_t *order = xmalloc(sizeof *order * n);
+    gsl_rng *r = xcheck(gsl_rng_alloc(gsl_rng_mt19937));
     gsl_rng_set(r, (unsigned long)n + 1);
     for (uint32_t i = 0; i < n; i++)
         order[i] = i;
     shuffle(r, order, (uint32_t)n);
     uint32_t per_page = (uint32_t)(page / line);
-    maddr_t *at = malloc(sizeof *at * n);
-    if (!at)
-        abort();
+    maddr_t *at = xmalloc(sizeof *at * n);
     for (uint32_t i = 0; i < n; i++)
         at[i] = buf + (maddr_t)order[i] * page +
                 (maddr_t)gsl_rng_uniform_int(r, per_page ? per_page : 1) * line;

@@ -2,6 +2,7 @@
  * `numasim platform --from-host --probe`). The columns are found by name in
  * the header, so files with more columns, or in another order, are read. */
 #include "probe.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -103,9 +104,7 @@ int probe_read_csv(const char *path, probe_result_t *r, err_t *e)
         }
         if (r->nrows == cap) {
             cap = cap ? 2 * cap : 64;
-            r->rows = realloc(r->rows, sizeof *r->rows * (size_t)cap);
-            if (!r->rows)
-                abort();
+            r->rows = xrealloc(r->rows, sizeof *r->rows * (size_t)cap);
         }
         probe_row_t *w = &r->rows[r->nrows];
         if (parse_row(f, idx, w, path, lineno, e) < 0) {

@@ -1,5 +1,6 @@
 /* results: the statistics of a combination's calls (GSL) and its CSV row. */
 #include "results.h"
+#include "xalloc.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -22,9 +23,7 @@ void results_stats(result_row_t *row, uint64_t *cycles, size_t n)
         row->mean = row->median = row->p95 = row->min = row->max = 0;
         return;
     }
-    double *d = malloc(sizeof *d * n);
-    if (!d)
-        abort();
+    double *d = xmalloc(sizeof *d * n);
     for (size_t i = 0; i < n; i++)
         d[i] = (double)cycles[i];
     gsl_sort(d, 1, n);

@@ -21,6 +21,7 @@
 #include "start.h"
 #include "strategy.h"
 #include "timer/timer.h"
+#include "xalloc.h"
 
 #include <gsl/gsl_randist.h>
 #include <stdlib.h>
@@ -340,11 +341,9 @@ static void setup(machine_t *m, void *arg)
     int node = s->timer_node < 0 ? p->cpu_node[x->caller] : s->timer_node;
     x->timer = timer_alloc(x->tc, node, x->fn_id, 0);
     oracle_watch(x->or, x->timer);
-    x->arm_req = calloc((size_t)n, sizeof *x->arm_req);
-    x->arm_data = calloc((size_t)n, sizeof *x->arm_data);
-    x->bg_timers = calloc((size_t)n, sizeof *x->bg_timers);
-    if (!x->arm_req || !x->arm_data || !x->bg_timers)
-        abort();
+    x->arm_req = xcalloc((size_t)n, sizeof *x->arm_req);
+    x->arm_data = xcalloc((size_t)n, sizeof *x->arm_data);
+    x->bg_timers = xcalloc((size_t)n, sizeof *x->bg_timers);
 
     int arm_cpu = s->arm_cpu < 0 ? x->caller : s->arm_cpu;
     for (int i = 0; i < n; i++) {
@@ -353,9 +352,7 @@ static void setup(machine_t *m, void *arg)
                       (i == s->overlap_first_cpu || i == s->overlap_second_cpu));
         int background = s->ops_per_tick > 0 && !helper && (i != x->caller || s->on_caller);
         if (background) {
-            x->bg_timers[i] = calloc((size_t)s->timers_per_cpu, sizeof(maddr_t));
-            if (!x->bg_timers[i])
-                abort();
+            x->bg_timers[i] = xcalloc((size_t)s->timers_per_cpu, sizeof(maddr_t));
             for (int k = 0; k < s->timers_per_cpu; k++)
                 x->bg_timers[i][k] = timer_alloc(x->tc, p->cpu_node[i], x->bg_fn_id, 0);
         }
@@ -440,9 +437,7 @@ int run_one(run_t *r, const char *argv0, err_t *e)
     x.r = r;
     x.s = r->s;
     x.caller = r->s->cpu;
-    r->cycles = calloc((size_t)r->s->calls, sizeof *r->cycles);
-    if (!r->cycles)
-        abort();
+    r->cycles = xcalloc((size_t)r->s->calls, sizeof *r->cycles);
     r->ncalls = 0;
     r->first_bad_call = -1;
     machine_hooks_t hooks = {setup, finish, &x};

@@ -1,5 +1,7 @@
 #include "tune.h"
 
+#include "xalloc.h"
+
 #include <errno.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multimin.h>
@@ -9,14 +11,6 @@
 
 static const char *const kTargetCols[] = {"platform", "strategy", "cache", "cycles"};
 #define NCOLS 4
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q)
-        abort();
-    return q;
-}
 
 /* Strips trailing spaces, tabs and line ends; returns s past leading blanks. */
 static char *trim(char *s)
@@ -165,7 +159,7 @@ int tune_select(const char *path, tune_cell_t *cells, int ncells, const char *na
                 int ncaches, int *nother, err_t *e)
 {
     char have[256];
-    tune_cell_t *keep = xrealloc(NULL, sizeof *keep * (size_t)ncells);
+    tune_cell_t *keep = xmalloc(sizeof *keep * (size_t)ncells);
     int nk = 0;
     *nother = 0;
     for (int i = 0; i < ncells; i++) {
@@ -214,9 +208,7 @@ int tune_read_run_csv(const char *path, const tune_cell_t *cells, int ncells, do
     char *buf = NULL, **fl = NULL;
     size_t bufn = 0;
     int cap = 0, lineno = 0, idx[4] = {0}, nheader = 0, rc = 0;
-    int *found = calloc((size_t)ncells, sizeof *found);
-    if (!found)
-        abort();
+    int *found = xcalloc((size_t)ncells, sizeof *found);
     while (rc == 0 && getline(&buf, &bufn, f) >= 0) {
         lineno++;
         char *s = trim(buf);
@@ -283,9 +275,7 @@ char *tune_trim_dup(const char *s, size_t len)
         s++, len--;
     while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
         len--;
-    char *d = strndup(s, len);
-    if (!d)
-        abort();
+    char *d = xcheck(strndup(s, len));
     return d;
 }
 
@@ -419,11 +409,10 @@ int tune_fit(const tune_problem_t *pb, tune_result_t *res, err_t *e)
     if (np < 1 || pb->ncells < 1 || pb->max_evals < 1)
         return err_set(e, NULL, 0, "tune: nothing to fit");
     fit_t F = {.pb = pb, .best = -1, .e = e};
-    gsl_vector *x = gsl_vector_alloc((size_t)np), *step = gsl_vector_alloc((size_t)np);
+    gsl_vector *x = xcheck(gsl_vector_alloc((size_t)np));
+    gsl_vector *step = xcheck(gsl_vector_alloc((size_t)np));
     gsl_multimin_fminimizer *s =
-        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, (size_t)np);
-    if (!x || !step || !s)
-        abort();
+        xcheck(gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, (size_t)np));
     for (int i = 0; i < np; i++) {
         gsl_vector_set(x, i, log(pb->initial[i]));
         gsl_vector_set(step, i, pb->step);
@@ -460,9 +449,9 @@ int tune_fit(const tune_problem_t *pb, tune_result_t *res, err_t *e)
     if (st != GSL_SUCCESS && !F.out_of_budget && pb->log)
         fprintf(pb->log, "note: the simplex stopped: %s\n", gsl_strerror(st));
     int nc = pb->ncells;
-    res->fitted = xrealloc(NULL, sizeof *res->fitted * (size_t)np);
-    res->sim = xrealloc(NULL, sizeof *res->sim * (size_t)nc);
-    res->sim0 = xrealloc(NULL, sizeof *res->sim0 * (size_t)nc);
+    res->fitted = xmalloc(sizeof *res->fitted * (size_t)np);
+    res->sim = xmalloc(sizeof *res->sim * (size_t)nc);
+    res->sim0 = xmalloc(sizeof *res->sim0 * (size_t)nc);
     memcpy(res->fitted, &F.vals[(size_t)F.best * (size_t)np], sizeof *res->fitted * (size_t)np);
     memcpy(res->sim, &F.sims[(size_t)F.best * (size_t)nc], sizeof *res->sim * (size_t)nc);
     memcpy(res->sim0, &F.sims[(size_t)k0 * (size_t)nc], sizeof *res->sim0 * (size_t)nc);
