@@ -123,16 +123,6 @@ const keydef_t scenario_keys[] = {
 };
 _Static_assert(NELEM(scenario_keys) == SCENARIO_NKEYS, "SCENARIO_NKEYS counts the key table");
 
-static int fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *msg, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, n, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static int index_of(const char *const *names, int n, const char *v)
 {
     for (int i = 0; i < n; i++)
@@ -175,7 +165,7 @@ static int is_whole(const char *v)
     return *v && strspn(v, "0123456789") == strlen(v);
 }
 
-static int out_of_range(const keydef_t *k, const char *v, char *msg, size_t n)
+static int out_of_range(const keydef_t *k, const char *v, err_t *e)
 {
     char b[80], lo[32], hi[32];
     const char *fmt = k->type == T_DOUBLE ? "%.15g" : "%.0f";
@@ -184,7 +174,7 @@ static int out_of_range(const keydef_t *k, const char *v, char *msg, size_t n)
         snprintf(hi, sizeof hi, "%" PRIu64, UINT64_MAX);
     else
         snprintf(hi, sizeof hi, fmt, k->max);
-    return fail(msg, n, "%s is out of range [%s, %s]", shown(v, b, sizeof b), lo, hi);
+    return err_set(e, NULL, 0, "%s is out of range [%s, %s]", shown(v, b, sizeof b), lo, hi);
 }
 
 static const char *enum_choices(const keydef_t *k, char *b, size_t n)
@@ -219,8 +209,8 @@ void scenario_clear_field(scenario_t *s, const keydef_t *k)
 }
 
 /* Splits v at commas into trimmed, malloc'd items. Returns their number
- * (0 for a blank value), or -1 with msg on an empty item. */
-static int split_list(const char *v, char ***out, char *msg, size_t n)
+ * (0 for a blank value), or -1 with e on an empty item. */
+static int split_list(const char *v, char ***out, err_t *e)
 {
     *out = NULL;
     if (!v[strspn(v, " \t")])
@@ -236,7 +226,7 @@ static int split_list(const char *v, char ***out, char *msg, size_t n)
         items[m++] = trimmed(p, end);
         if (!*items[m - 1]) {
             free_strs(items, m);
-            return fail(msg, n, "item %d of the list is empty", m);
+            return err_set(e, NULL, 0, "item %d of the list is empty", m);
         }
         if (!*end)
             break;
@@ -246,8 +236,7 @@ static int split_list(const char *v, char ***out, char *msg, size_t n)
     return m;
 }
 
-static int parse_enum_list(const keydef_t *k, char **items, int m, scenario_t *s, char *msg,
-                           size_t n)
+static int parse_enum_list(const keydef_t *k, char **items, int m, scenario_t *s, err_t *e)
 {
     char b[80], c[160];
     int idx[STRAT_COUNT + 1]; /* repeats are caught before it could overflow */
@@ -260,14 +249,14 @@ static int parse_enum_list(const keydef_t *k, char **items, int m, scenario_t *s
         for (int i = 0; i < m; i++) {
             idx[i] = enum_index(k, items[i]);
             if (idx[i] < 0)
-                return fail(msg, n, "unknown item '%s' (expected %s%s)",
-                            shown(items[i], b, sizeof b), enum_choices(k, c, sizeof c),
-                            k->flags & F_BOTH   ? ", or both"
-                            : k->flags & F_NONE ? ", or none"
-                                                : "");
+                return err_set(e, NULL, 0, "unknown item '%s' (expected %s%s)",
+                               shown(items[i], b, sizeof b), enum_choices(k, c, sizeof c),
+                               k->flags & F_BOTH   ? ", or both"
+                               : k->flags & F_NONE ? ", or none"
+                                                   : "");
             for (int j = 0; j < i; j++)
                 if (idx[j] == idx[i])
-                    return fail(msg, n, "'%s' is listed twice", items[i]);
+                    return err_set(e, NULL, 0, "'%s' is listed twice", items[i]);
         }
     }
     memcpy((char *)s + k->off, idx, (size_t)m * sizeof(int));
@@ -284,7 +273,7 @@ static int by_version(const void *a, const void *b)
  * glob patterns (`fat*.xml`: the matches in version order, fat2 before
  * fat16) and checks that each names an existing file. *items and *m may
  * change. */
-static int resolve_paths(char ***itemsp, int *mp, const char *dir, char *msg, size_t n)
+static int resolve_paths(char ***itemsp, int *mp, const char *dir, err_t *e)
 {
     char b[200];
     char **items = *itemsp;
@@ -298,11 +287,12 @@ static int resolve_paths(char ***itemsp, int *mp, const char *dir, char *msg, si
             glob_t g;
             if (glob(items[i], 0, NULL, &g) != 0 || g.gl_pathc == 0) {
                 globfree(&g);
-                return fail(msg, n, "no platform file matches '%s'", shown(items[i], b, sizeof b));
+                return err_set(e, NULL, 0, "no platform file matches '%s'",
+                               shown(items[i], b, sizeof b));
             }
             qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, by_version);
             int k = (int)g.gl_pathc;
-            items = nonnull(realloc(items, sizeof *items * (size_t)(*mp + k - 1)));
+            items = xrealloc(items, sizeof *items * (size_t)(*mp + k - 1));
             free(items[i]);
             memmove(items + i + k, items + i + 1, sizeof *items * (size_t)(*mp - i - 1));
             for (int j = 0; j < k; j++)
@@ -315,47 +305,49 @@ static int resolve_paths(char ***itemsp, int *mp, const char *dir, char *msg, si
         }
         struct stat st;
         if (stat(items[i], &st))
-            return fail(msg, n, "platform file '%s' does not exist", shown(items[i], b, sizeof b));
+            return err_set(e, NULL, 0, "platform file '%s' does not exist",
+                           shown(items[i], b, sizeof b));
         if (S_ISDIR(st.st_mode))
-            return fail(msg, n, "platform file '%s' is a directory", shown(items[i], b, sizeof b));
+            return err_set(e, NULL, 0, "platform file '%s' is a directory",
+                           shown(items[i], b, sizeof b));
     }
     return 0;
 }
 
-static int check_sweep(const char *v, char *msg, size_t n)
+static int check_sweep(const char *v, err_t *e)
 {
     char b[80];
     int i = scenario_find_dotted(v);
     if (i < 0)
-        return fail(msg, n, "'%s' is not a key (expected section.key)", shown(v, b, sizeof b));
+        return err_set(e, NULL, 0, "'%s' is not a key (expected section.key)",
+                       shown(v, b, sizeof b));
     if (!strcmp(scenario_keys[i].section, "scenario"))
-        return fail(msg, n, "'%s' cannot be swept (only keys outside [scenario] can)", v);
+        return err_set(e, NULL, 0, "'%s' cannot be swept (only keys outside [scenario] can)", v);
     return 0;
 }
 
 /* Parses v as the value of key k into s (replacing the field's old value
  * only on success). dir resolves relative paths. Returns 0, or -1 with a
- * one-line message in msg. */
-int scenario_parse_value(const keydef_t *k, const char *v, const char *dir, scenario_t *s,
-                         char *msg, size_t n)
+ * one-line message in e (no file or line: the caller adds them). */
+int scenario_parse_value(const keydef_t *k, const char *v, const char *dir, scenario_t *s, err_t *e)
 {
     char b[80], c[160];
     void *p = (char *)s + k->off;
     for (const char *q = v; *q; q++)
         if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f)
-            return fail(msg, n, "contains a control character");
+            return err_set(e, NULL, 0, "contains a control character");
     switch (k->type) {
     case T_INT:
     case T_U64: {
         if (!is_whole(v))
-            return fail(msg, n, "expected a whole number, got '%s'", shown(v, b, sizeof b));
+            return err_set(e, NULL, 0, "expected a whole number, got '%s'", shown(v, b, sizeof b));
         errno = 0;
         long long ll = 0;
         uint64_t u64 = 0;
         double x = k->type == T_INT ? (double)(ll = strtoll(v, NULL, 10))
                                     : (double)(u64 = strtoull(v, NULL, 10));
         if (errno == ERANGE || (k->type == T_U64 && *v == '-') || x < k->min || x > k->max)
-            return out_of_range(k, v, msg, n);
+            return out_of_range(k, v, e);
         int32_t i32 = (int32_t)ll; /* T_INT fields are int or uint32_t */
         if (k->type == T_INT)
             memcpy(p, &i32, sizeof i32);
@@ -366,23 +358,23 @@ int scenario_parse_value(const keydef_t *k, const char *v, const char *dir, scen
     case T_DOUBLE: {
         double x;
         if (err_parse_double(v, &x))
-            return fail(msg, n, "expected a number, got '%s'", shown(v, b, sizeof b));
+            return err_set(e, NULL, 0, "expected a number, got '%s'", shown(v, b, sizeof b));
         if (x < k->min || x > k->max)
-            return out_of_range(k, v, msg, n);
+            return out_of_range(k, v, e);
         memcpy(p, &x, sizeof x);
         return 0;
     }
     case T_BOOL: {
         int x = index_of(kBools, NELEM(kBools), v) % 2;
         if (x < 0)
-            return fail(msg, n, "expected true or false, got '%s'", shown(v, b, sizeof b));
+            return err_set(e, NULL, 0, "expected true or false, got '%s'", shown(v, b, sizeof b));
         memcpy(p, &x, sizeof x);
         return 0;
     }
     case T_STRING:
         if ((k->flags & F_NAME) && (!*v || strchr(v, '/')))
-            return fail(msg, n, "must be non-empty and must not contain '/'");
-        if ((k->flags & F_SWEEP) && *v && check_sweep(v, msg, n))
+            return err_set(e, NULL, 0, "must be non-empty and must not contain '/'");
+        if ((k->flags & F_SWEEP) && *v && check_sweep(v, e))
             return -1;
         free(*(char **)p);
         *(char **)p = (*v || !(k->flags & F_SWEEP)) ? xstrdup(v) : NULL;
@@ -390,8 +382,8 @@ int scenario_parse_value(const keydef_t *k, const char *v, const char *dir, scen
     case T_ENUM: {
         int x = enum_index(k, v);
         if (x < 0)
-            return fail(msg, n, "unknown value '%s' (expected one of %s)", shown(v, b, sizeof b),
-                        enum_choices(k, c, sizeof c));
+            return err_set(e, NULL, 0, "unknown value '%s' (expected one of %s)",
+                           shown(v, b, sizeof b), enum_choices(k, c, sizeof c));
         memcpy(p, &x, sizeof x);
         return 0;
     }
@@ -399,15 +391,15 @@ int scenario_parse_value(const keydef_t *k, const char *v, const char *dir, scen
     case T_PATH_LIST:
     case T_STRING_LIST: {
         char **items;
-        int m = split_list(v, &items, msg, n), rc = 0;
+        int m = split_list(v, &items, e), rc = 0;
         if (m < 0)
             return -1;
         if (m == 0 && (k->flags & F_NONEMPTY))
-            rc = fail(msg, n, "must list at least one item");
+            rc = err_set(e, NULL, 0, "must list at least one item");
         else if (k->type == T_ENUM_LIST)
-            rc = parse_enum_list(k, items, m, s, msg, n);
+            rc = parse_enum_list(k, items, m, s, e);
         else if (k->type == T_PATH_LIST)
-            rc = resolve_paths(&items, &m, dir, msg, n);
+            rc = resolve_paths(&items, &m, dir, e);
         if (rc || k->type == T_ENUM_LIST) {
             free_strs(items, m);
             return rc;
@@ -418,7 +410,7 @@ int scenario_parse_value(const keydef_t *k, const char *v, const char *dir, scen
         return 0;
     }
     }
-    return fail(msg, n, "internal error: bad key type");
+    return err_set(e, NULL, 0, "internal error: bad key type");
 }
 
 /* The field's value as text (malloc'd), in the syntax the file accepts. */
@@ -426,7 +418,7 @@ char *scenario_format_value(const scenario_t *s, const keydef_t *k)
 {
     char *out = NULL, b[40];
     size_t len = 0;
-    FILE *f = nonnull(open_memstream(&out, &len));
+    FILE *f = xcheck(open_memstream(&out, &len));
     const void *p = (const char *)s + k->off;
     int count = k->count_off ? *(const int *)((const char *)s + k->count_off) : 0;
     int32_t i32; /* every field is at least 4 bytes */

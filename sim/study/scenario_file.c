@@ -85,7 +85,8 @@ static char *read_line(char *str, int num, void *stream)
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
     ctx_t *c = user;
-    char msg[700], b[80];
+    char b[80];
+    err_t ve;
     if (c->err_line)
         return 1;
     int i = scenario_find_key(section, name);
@@ -97,8 +98,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
         ctx_error(c, "unknown key '%s' in section [%s]", shown(name, b, sizeof b), section);
     else if (c->st[i].origin == O_FILE)
         ctx_error(c, "%s.%s: given twice (first at line %d)", section, name, c->st[i].line);
-    else if (scenario_parse_value(&scenario_keys[i], value, c->dir, c->s, msg, sizeof msg))
-        ctx_error(c, "%s.%s: %s", section, name, msg);
+    else if (scenario_parse_value(&scenario_keys[i], value, c->dir, c->s, &ve))
+        ctx_error(c, "%s.%s: %s", section, name, ve.msg);
     else {
         c->st[i].origin = O_FILE;
         c->st[i].line = c->line;
@@ -131,7 +132,8 @@ static int read_file(ctx_t *c, const char *path, err_t *e)
  * caller appends the sweep value after the user's overrides). */
 static int apply_set(ctx_t *c, const char *set, err_t *e)
 {
-    char msg[700], b[80], b2[80];
+    char b[80], b2[80];
+    err_t ve;
     const char *eq = strchr(set, '=');
     char *key = eq ? trimmed(set, eq) : NULL;
     char *dot = key ? strchr(key, '.') : NULL;
@@ -145,8 +147,8 @@ static int apply_set(ctx_t *c, const char *set, err_t *e)
     int rc = 0, i = scenario_find_key(section, name);
     scenario_t *s = c->s;
     if (!strcmp(section, "platform")) {
-        s->platform_sets = nonnull(
-            realloc(s->platform_sets, (size_t)(s->nplatform_sets + 1) * sizeof *s->platform_sets));
+        s->platform_sets =
+            xrealloc(s->platform_sets, (size_t)(s->nplatform_sets + 1) * sizeof *s->platform_sets);
         s->platform_sets[s->nplatform_sets++] = (platform_override_t){xstrdup(name), value};
         free(key);
         return 0;
@@ -157,8 +159,8 @@ static int apply_set(ctx_t *c, const char *set, err_t *e)
     else if (i < 0)
         rc = err_set(e, "--set", 0, "%s.%s: unknown key '%s' in section [%s]", section,
                      shown(name, b, sizeof b), b, section);
-    else if (scenario_parse_value(&scenario_keys[i], value, "", s, msg, sizeof msg))
-        rc = err_set(e, "--set", 0, "%s.%s: %s", section, name, msg);
+    else if (scenario_parse_value(&scenario_keys[i], value, "", s, &ve))
+        rc = err_set(e, "--set", 0, "%s.%s: %s", section, name, ve.msg);
     else
         c->st[i].origin = O_SET;
     free(key);
@@ -179,7 +181,8 @@ static int key_error(const ctx_t *c, int i, err_t *e, const char *msg)
 static int check_all(const ctx_t *c, err_t *e)
 {
     const scenario_t *s = c->s;
-    char msg[700], sub[600];
+    char msg[700];
+    err_t ve;
     for (int i = 0; i < SCENARIO_NKEYS; i++)
         if (!scenario_keys[i].def && c->st[i].origin == O_DEFAULT)
             return err_set(e, s->path, 0, "%s.%s: required key is missing",
@@ -195,10 +198,10 @@ static int check_all(const ctx_t *c, err_t *e)
     const keydef_t *k = &scenario_keys[scenario_find_dotted(s->sweep_key)];
     for (int i = 0; i < s->nsweep; i++) {
         scenario_t scratch = {0};
-        int bad = scenario_parse_value(k, s->sweep_values[i], "", &scratch, sub, sizeof sub);
+        int bad = scenario_parse_value(k, s->sweep_values[i], "", &scratch, &ve);
         scenario_clear_field(&scratch, k);
         if (bad) {
-            snprintf(msg, sizeof msg, "item %d for %s: %s", i + 1, s->sweep_key, sub);
+            snprintf(msg, sizeof msg, "item %d for %s: %.600s", i + 1, s->sweep_key, ve.msg);
             return key_error(c, kv, e, msg);
         }
     }
@@ -228,18 +231,18 @@ scenario_t *scenario_load(const char *path, const char *const *sets, int nsets, 
     scenario_t *s = c.s = xcalloc(1, sizeof *s);
     s->path = xstrdup(path);
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-    c.dir = nonnull(strndup(path, slash ? (size_t)(slash - path + 1) : 0));
+    c.dir = xcheck(strndup(path, slash ? (size_t)(slash - path + 1) : 0));
     char *stem = xstrdup(base);
     size_t n = strlen(stem);
     if (n > 4 && !strcmp(stem + n - 4, ".ini"))
         stem[n - 4] = '\0';
 
-    char msg[700];
+    err_t ve;
     for (int i = 0; i < SCENARIO_NKEYS; i++) {
         const char *def = scenario_keys[i].flags & F_BASENAME ? stem : scenario_keys[i].def;
-        if (def && scenario_parse_value(&scenario_keys[i], def, "", s, msg, sizeof msg)) {
+        if (def && scenario_parse_value(&scenario_keys[i], def, "", s, &ve)) {
             err_set(e, path, 0, "%s.%s: cannot use the default: %s", scenario_keys[i].section,
-                    scenario_keys[i].name, msg);
+                    scenario_keys[i].name, ve.msg);
             goto fail;
         }
     }

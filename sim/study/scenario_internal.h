@@ -5,6 +5,7 @@
 #define NUMASIM_SCENARIO_INTERNAL_H
 
 #include "scenario.h"
+#include "xalloc.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -50,15 +51,7 @@ typedef struct {
 #define SCENARIO_NKEYS 38
 extern const keydef_t scenario_keys[];
 
-static inline void *nonnull(void *p)
-{
-    if (!p)
-        abort(); /* out of memory */
-    return p;
-}
-#define xstrdup(s)       ((char *)nonnull(strdup(s)))
-#define xcalloc(n, size) nonnull(calloc((n) ? (n) : 1, size))
-
+/* The text printf would write, malloc'd. */
 static inline char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static inline char *xprintf(const char *fmt, ...)
 {
@@ -66,7 +59,7 @@ static inline char *xprintf(const char *fmt, ...)
     va_start(ap, fmt);
     va_copy(aq, ap);
     size_t n = (size_t)vsnprintf(NULL, 0, fmt, ap) + 1;
-    char *d = nonnull(malloc(n));
+    char *d = xmalloc(n);
     vsnprintf(d, n, fmt, aq);
     va_end(aq);
     va_end(ap);
@@ -80,7 +73,7 @@ static inline char *trimmed(const char *a, const char *b)
         a++;
     while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
         b--;
-    return nonnull(strndup(a, (size_t)(b - a)));
+    return xcheck(strndup(a, (size_t)(b - a)));
 }
 
 /* A value shown in a message: control characters become '?', long values
@@ -105,9 +98,9 @@ int scenario_find_dotted(const char *dotted);
 
 /* Parses v as the value of key k into s (replacing the field's old value
  * only on success). dir resolves relative paths. Returns 0, or -1 with a
- * one-line message in msg. */
+ * one-line message in e (no file or line: the caller adds them). */
 int scenario_parse_value(const keydef_t *k, const char *v, const char *dir, scenario_t *s,
-                         char *msg, size_t n);
+                         err_t *e);
 /* The field's value as text (malloc'd), in the syntax the file accepts. */
 char *scenario_format_value(const scenario_t *s, const keydef_t *k);
 /* Releases what the key's field owns and empties it. */
