@@ -23,6 +23,7 @@ typedef struct oracle oracle_t;
 oracle_t *oracle_create(tcore_t *tc, int trace_len);
 void oracle_destroy(oracle_t *o);
 
+/* Watches timer t from now on (once: watching it again does nothing). */
 void oracle_watch(oracle_t *o, maddr_t t);
 
 /* c calls / returns from a del_timer_sync variant on t. The return check is
@@ -31,9 +32,12 @@ void oracle_watch(oracle_t *o, maddr_t t);
 void oracle_call(oracle_t *o, cpu_t *c, maddr_t t);
 int oracle_return(oracle_t *o, cpu_t *c, maddr_t t, int oops);
 
+/* The counts so far: violations found at returns, oopses reported by the
+ * returns, BUGs of the timer core (on any timer). */
 uint64_t oracle_violations(const oracle_t *o);
 uint64_t oracle_oopses(const oracle_t *o);
 uint64_t oracle_bugs(const oracle_t *o);
+/* Whether watched timer t's function is running (or claimed) on some CPU. */
 int oracle_running_anywhere(const oracle_t *o, maddr_t t);
 
 /* How tightly the watched timers' events packed, for the race hunter: the

@@ -96,6 +96,7 @@ int probe_run(platform_t *p, host_t *host, const probe_opts_t *o, const char *ar
  * default rule of probe_opts_t). Returns bytes, or -1 with e when the
  * request is out of range or not a multiple of the line. */
 long probe_chase_max(const platform_t *p, long requested, err_t *e);
+/* Frees r's rows and empties it. */
 void probe_result_free(probe_result_t *r);
 
 /* Writes the rows as CSV to f (header first); platform names the platform

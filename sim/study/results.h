@@ -35,6 +35,7 @@ extern const char *const results_header;
 /* Fills the statistics of row from n cycle counts (sorted in place). */
 void results_stats(result_row_t *row, uint64_t *cycles, size_t n);
 
+/* Writes row r to f as one CSV line of results_header's columns. */
 void results_print_row(FILE *f, const result_row_t *r);
 
 /* row->anatomy += *a. */

@@ -110,6 +110,7 @@ void scenario_free(scenario_t *s);
 /* Writes "key = value ; origin" lines of the resolved configuration. */
 void scenario_write_resolved(const scenario_t *s, FILE *f);
 
+/* The names of the values as the files write them. */
 const char *cache_state_name(cache_state_t c);
 const char *workload_name(workload_t w); /* "rearm", ...; "?" if out of range */
 

@@ -57,11 +57,13 @@ typedef struct {
  * with a one-line message in e. */
 int gen_tree_init(gen_tree_t *t, int ncpus, int cpus_per_node, err_t *e);
 
+/* The C-brick of a node. */
 static inline int gen_node_brick(int node)
 {
     return node / GEN_NODES_PER_BRICK;
 }
 
+/* The leaf router of a node. */
 static inline int gen_node_leaf(int node)
 {
     return node / (GEN_NODES_PER_BRICK * GEN_BRICKS_PER_LEAF);
