@@ -1,0 +1,209 @@
+/* lock: the interface of lock.h, its name table, the test-and-test-and-set
+ * kind (spinlock.c's, unchanged) and the ticket lock.
+ *
+ * The ticket lock follows x86's from 2.6.25 (arch/x86/include/asm/spinlock.h
+ * of that time): one word, the next ticket in its high half and the
+ * owner's ticket in its low half. Taking it is one fetch-and-add on the next
+ * half (xadd; here acquire: the RMW reads the owner half that the last
+ * release wrote), then, unless the ticket drawn is already the owner's, a
+ * spin on the whole word (every waiter reads the one line, and each release
+ * invalidates every waiter's copy) until the owner half equals the ticket.
+ * Releasing adds one to the owner half with release order.
+ *
+ * Word granularity: x86 adds to the owner byte or half-word alone, which
+ * cannot carry into the next half; the machine API has 8-byte words only,
+ * so the release is an add to the whole word that takes the carry back out
+ * when the owner half wraps (2^32 acquisitions). The holder knows the owner
+ * half (its own ticket), kept in CPU-private host memory. trylock is
+ * Linux's: read the word, and only if it is free, cmpxchg a ticket.
+ */
+#include "lock_internal.h"
+#include "spinlock.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[LOCK_NKINDS] = {"tas", "ticket", "qspinlock"};
+
+const char *lock_kind_name(lock_kind_t kind)
+{
+    return (unsigned)kind < LOCK_NKINDS ? kind_names[kind] : "?";
+}
+
+int lock_kind_parse(const char *s)
+{
+    for (int k = 0; s && k < LOCK_NKINDS; k++)
+        if (strcmp(s, kind_names[k]) == 0)
+            return k;
+    return -1;
+}
+
+klock_t *klock_create_at(machine_t *m, lock_kind_t kind, maddr_t word)
+{
+    if ((unsigned)kind >= LOCK_NKINDS)
+        return NULL;
+    const platform_t *p = machine_platform(m);
+    klock_t *l = xcalloc(1, sizeof *l);
+    l->kind = kind;
+    l->m = m;
+    l->word = word;
+    l->ncpus = machine_ncpus(m);
+    l->line = p->line_bytes > 0 ? p->line_bytes : 64;
+    l->priv = xcalloc((size_t)l->ncpus, sizeof *l->priv);
+    if (kind == LOCK_QSPIN) {
+        l->qnodes = xcalloc((size_t)l->ncpus, sizeof *l->qnodes);
+        for (int i = 0; i < l->ncpus; i++)
+            l->qnodes[i] = machine_alloc(m, p->cpu_node[i], (size_t)l->line);
+    }
+    return l;
+}
+
+klock_t *klock_create(machine_t *m, lock_kind_t kind, int home)
+{
+    if ((unsigned)kind >= LOCK_NKINDS)
+        return NULL;
+    const platform_t *p = machine_platform(m);
+    int line = p->line_bytes > 0 ? p->line_bytes : 64;
+    klock_t *l = klock_create_at(m, kind, machine_alloc(m, home, (size_t)line));
+    l->own_word = 1;
+    return l;
+}
+
+void klock_destroy(klock_t *l)
+{
+    if (!l)
+        return;
+    if (l->qnodes)
+        for (int i = 0; i < l->ncpus; i++)
+            machine_release(l->m, l->qnodes[i], (size_t)l->line);
+    if (l->own_word)
+        machine_release(l->m, l->word, (size_t)l->line);
+    free(l->qnodes);
+    free(l->priv);
+    free(l);
+}
+
+lock_kind_t klock_kind(const klock_t *l)
+{
+    return l->kind;
+}
+
+maddr_t klock_word(const klock_t *l)
+{
+    return l->word;
+}
+
+maddr_t klock_qnodes(const klock_t *l, int cpu)
+{
+    return l->qnodes && cpu >= 0 && cpu < l->ncpus ? l->qnodes[cpu] : 0;
+}
+
+/* --- ticket --- */
+
+#define TICKET_NEXT  (UINT64_C(1) << 32) /* one ticket of the next half */
+#define TICKET_OWNER UINT64_C(0xffffffff)
+
+static uint32_t next_of(uint64_t v)
+{
+    return (uint32_t)(v >> 32);
+}
+
+static uint32_t owner_of(uint64_t v)
+{
+    return (uint32_t)(v & TICKET_OWNER);
+}
+
+static void ticket_lock(cpu_t *c, klock_t *l)
+{
+    uint64_t v = cpu_fetch_add_order(c, l->word, TICKET_NEXT, CPU_ACQUIRE);
+    uint32_t t = next_of(v);
+    l->priv[cpu_id(c)] = t;
+    v += TICKET_NEXT; /* the word as the xadd left it */
+    while (owner_of(v) != t) {
+        /* Spin on a shared copy of the word until a release (or a new
+         * arrival) changes it; then look again, with acquire. */
+        cpu_spin_while_eq(c, l->word, v);
+        v = cpu_read_acquire(c, l->word);
+    }
+}
+
+static int ticket_trylock(cpu_t *c, klock_t *l)
+{
+    uint64_t v = cpu_read(c, l->word);
+    if (next_of(v) != owner_of(v))
+        return 0;
+    if (!cpu_cmpxchg_order(c, l->word, v, v + TICKET_NEXT, CPU_ACQUIRE))
+        return 0;
+    l->priv[cpu_id(c)] = next_of(v);
+    return 1;
+}
+
+static void ticket_unlock(cpu_t *c, klock_t *l)
+{
+    uint64_t d = 1;
+    if (l->priv[cpu_id(c)] == UINT32_MAX)
+        d -= TICKET_NEXT; /* the owner half wraps: no carry into next */
+    cpu_fetch_add_order(c, l->word, d, CPU_RELEASE);
+}
+
+static int ticket_is_locked(cpu_t *c, klock_t *l)
+{
+    uint64_t v = cpu_read(c, l->word);
+    return next_of(v) != owner_of(v);
+}
+
+/* --- dispatch --- */
+
+void klock_lock(cpu_t *c, klock_t *l)
+{
+    switch (l->kind) {
+    case LOCK_TICKET:
+        ticket_lock(c, l);
+        break;
+    case LOCK_QSPIN:
+        qspin_lock(c, l);
+        break;
+    default:
+        spin_lock(c, l->word);
+    }
+}
+
+int klock_trylock(cpu_t *c, klock_t *l)
+{
+    switch (l->kind) {
+    case LOCK_TICKET:
+        return ticket_trylock(c, l);
+    case LOCK_QSPIN:
+        return qspin_trylock(c, l);
+    default:
+        /* spin_trylock's xchg: a taken lock is written 1 again, harmless. */
+        return spin_trylock(c, l->word);
+    }
+}
+
+void klock_unlock(cpu_t *c, klock_t *l)
+{
+    switch (l->kind) {
+    case LOCK_TICKET:
+        ticket_unlock(c, l);
+        break;
+    case LOCK_QSPIN:
+        qspin_unlock(c, l);
+        break;
+    default:
+        spin_unlock(c, l->word);
+    }
+}
+
+int klock_is_locked(cpu_t *c, klock_t *l)
+{
+    switch (l->kind) {
+    case LOCK_TICKET:
+        return ticket_is_locked(c, l);
+    case LOCK_QSPIN:
+        return qspin_is_locked(c, l);
+    default:
+        return cpu_read(c, l->word) != 0;
+    }
+}

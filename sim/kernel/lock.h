@@ -1,0 +1,60 @@
+/* lock: the kernel's spinlock as a choice of three kinds, on the machine API.
+ *
+ *   tas        the 2.6 ia64 test-and-test-and-set lock of spinlock.c (one
+ *              word: 0 free, 1 held); unfair
+ *   ticket     x86 from 2.6.25: one word, the next ticket in its high half,
+ *              the owner's in its low half; FIFO
+ *   qspinlock  x86 from 4.2, arm64 later: the queued lock (locked byte,
+ *              pending bit, MCS tail), each queued waiter spinning on its
+ *              own node's line; FIFO (see lock_qspinlock.c)
+ *
+ * Every access goes through cpu.h, so each handoff pays the coherence model
+ * and the memory model orders it; the same code runs on the native machine.
+ * Taking a lock is an acquire, releasing it a release. Interrupts are the
+ * caller's business, as for spin_lock.
+ *
+ * A klock_t lives in host memory (the kind, the machine addresses of its
+ * words, CPU-private bookkeeping); its words live in machine memory. Nothing
+ * here is wired into the timer core yet (it keeps spinlock.c's lock).
+ */
+#ifndef NUMASIM_LOCK_H
+#define NUMASIM_LOCK_H
+
+#include "cpu.h"
+
+typedef enum { LOCK_TAS, LOCK_TICKET, LOCK_QSPIN, LOCK_NKINDS } lock_kind_t;
+
+/* "tas", "ticket", "qspinlock" (the values of the scenario key kernel.lock
+ * to come); "?" past the last. */
+const char *lock_kind_name(lock_kind_t kind);
+/* The kind named s, or -1 for an unknown name. */
+int lock_kind_parse(const char *s);
+
+typedef struct klock klock_t;
+
+/* From setup or a CPU: a free lock of this kind whose word is on its own
+ * line of node home's memory; the qspinlock also gets each CPU's MCS nodes,
+ * on a line of that CPU's node. NULL for a kind out of range. */
+klock_t *klock_create(machine_t *m, lock_kind_t kind, int home);
+/* The same on the 8-byte word at `word`, which must be 0 (free) and stay
+ * the caller's (a lock inside a structure, as a timer base's is). */
+klock_t *klock_create_at(machine_t *m, lock_kind_t kind, maddr_t word);
+/* Frees what klock_create allocated (the lock must be free and unused). */
+void klock_destroy(klock_t *l);
+
+lock_kind_t klock_kind(const klock_t *l);
+maddr_t klock_word(const klock_t *l); /* the lock word */
+/* qspinlock: the line of CPU cpu's MCS nodes (0 for the other kinds). */
+maddr_t klock_qnodes(const klock_t *l, int cpu);
+
+/* Takes the lock, spinning while it is held. */
+void klock_lock(cpu_t *c, klock_t *l);
+/* One attempt that never waits; 1 when the lock was taken. */
+int klock_trylock(cpu_t *c, klock_t *l);
+/* Releases the lock c holds. */
+void klock_unlock(cpu_t *c, klock_t *l);
+/* 1 when the lock is held or wanted (a plain read of its word, as Linux's
+ * spin_is_locked: for the qspinlock any of locked, pending or tail). */
+int klock_is_locked(cpu_t *c, klock_t *l);
+
+#endif
