@@ -1,4 +1,5 @@
-/* test_generate: the fat-tree generator (sim/machine/platform/generate.c).
+/* test_generate: the fat-tree generator (sim/machine/platform/generate.c)
+ * and the platform XML writer it uses (platform_emit.c).
  *
  * The topology functions (node counts, brick pairing, routers crossed as a
  * function of the node numbers), the argument checks, and the generated
@@ -12,6 +13,7 @@
 #include "simulated.h"
 #include "generate.h"
 #include "platform.h"
+#include "platform_emit.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -241,6 +243,70 @@ START_TEST(file_contents)
 }
 END_TEST
 
+/* --- the writer --- */
+
+/* Every element the writer has, in numasim's layout: the indent follows the
+ * open elements, a comment's further lines are indented (an empty one
+ * stays empty) and its "--" become "- -". */
+START_TEST(emit_layout)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    pemit_t e;
+    pemit_begin(&e, f);
+    pemit_comment(&e, "m: made by a--b, %d CPUs\n  cmd --x\n\nlast", 2);
+    pemit_platform_open(&e);
+    pemit_zone_open(&e, "m", "Floyd");
+    pemit_comment(&e, "a value\nover two lines");
+    pemit_prop(&e, "hit_cycles", "%g", 2.5);
+    pemit_zone_open(&e, "z0", "DijkstraCache");
+    pemit_iprop_t props[] = {{"numa_node", 0}, {"os_index", 3}};
+    pemit_cpu(&e, 0, props, 2);
+    pemit_router(&e, "node0", "OS node 1");
+    pemit_router(&e, "r0", NULL);
+    pemit_link(&e, "bus0", "6.4GBps", 0, NULL);
+    pemit_link(&e, "exit0", "3.2GBps", 18.75, "exit");
+    pemit_route(&e, "cpu0", "node0", "bus0");
+    pemit_zone_close(&e);
+    pemit_router_zone(&e, "zt", "top");
+    pemit_zone_route(&e, "z0", "zt", "r0", "top", "exit0");
+    pemit_zone_close(&e);
+    pemit_platform_close(&e);
+    ck_assert_int_eq(pemit_end(&e), 0);
+    rewind(f);
+    char *got = tu_read_stream(f, NULL);
+    fclose(f);
+    const char *want = "<?xml version='1.0'?>\n"
+                       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                       "<!-- m: made by a- -b, 2 CPUs\n"
+                       "       cmd - -x\n"
+                       "\n"
+                       "     last -->\n"
+                       "<platform version=\"4.1\">\n"
+                       "  <zone id=\"m\" routing=\"Floyd\">\n"
+                       "    <!-- a value\n"
+                       "         over two lines -->\n"
+                       "    <prop id=\"hit_cycles\" value=\"2.5\"/>\n"
+                       "    <zone id=\"z0\" routing=\"DijkstraCache\">\n"
+                       "      <host id=\"cpu0\" speed=\"1f\"><prop id=\"numa_node\" value=\"0\"/>"
+                       "<prop id=\"os_index\" value=\"3\"/></host>\n"
+                       "      <router id=\"node0\"/> <!-- OS node 1 -->\n"
+                       "      <router id=\"r0\"/>\n"
+                       "      <link id=\"bus0\" bandwidth=\"6.4GBps\" latency=\"0s\"/>\n"
+                       "      <link id=\"exit0\" bandwidth=\"3.2GBps\" latency=\"18.75s\">"
+                       "<prop id=\"class\" value=\"exit\"/></link>\n"
+                       "      <route src=\"cpu0\" dst=\"node0\"><link_ctn id=\"bus0\"/></route>\n"
+                       "    </zone>\n"
+                       "    <zone id=\"zt\" routing=\"Full\"><router id=\"top\"/></zone>\n"
+                       "    <zoneRoute src=\"z0\" dst=\"zt\" gw_src=\"r0\" gw_dst=\"top\">"
+                       "<link_ctn id=\"exit0\"/></zoneRoute>\n"
+                       "  </zone>\n"
+                       "</platform>\n";
+    ck_assert_str_eq(got, want);
+    free(got);
+}
+END_TEST
+
 static Suite *generate_suite(void)
 {
     Suite *s = suite_create("generate");
@@ -254,6 +320,7 @@ static Suite *generate_suite(void)
     tcase_add_test(t, fat32_is_numa32);
     tcase_add_loop_test(t, matrix_is_the_tree, 0, (int)(sizeof kSizes / sizeof kSizes[0]));
     tcase_add_test(t, file_contents);
+    tcase_add_test(t, emit_layout);
     suite_add_tcase(s, t);
     return s;
 }
