@@ -41,10 +41,12 @@
  *     recomputes it) is never later than the first armed bucket's jiffy;
  *   - return values of del and timer_pending; no WARN; the wheel is empty
  *     after the drain.
- * For HZ 100, 250 and 1000, under the baton scheduler and the reference
- * (always-yield) one, with identical results (the firing log, cycles
- * included); and the same operations on one CPU of this host (the native
- * machine) give the same firing log as the simulation.
+ * calc_wheel_index alone is also checked against the reference's placement
+ * (level boundaries, a million random pairs). For HZ 100, 250 and 1000,
+ * under the baton scheduler and the reference (always-yield) one, with
+ * identical results (the firing log, cycles included); and the same
+ * operations on one CPU of this host (the native machine) give the same
+ * firing log as the simulation.
  */
 #include "cpu.h"
 #include "host.h"
@@ -583,6 +585,37 @@ START_TEST(differential)
 }
 END_TEST
 
+/* calc_wheel_index alone, a pure function, against the reference's
+ * placement: the level boundaries of Linux's table (HZ 1000: 63, 504, 4032
+ * jiffies ...), and a million random (expires, clk) pairs of every kind. */
+START_TEST(calc_index_matches_spec)
+{
+    reset(kHz[_i], 1, 0, 0);
+    static const struct {
+        uint64_t delta;
+        int level;
+    } kEdge[] = {{0, 0}, {62, 0}, {63, 1}, {503, 1}, {504, 2}, {4031, 2}, {4032, 3}};
+    for (unsigned k = 0; k < sizeof kEdge / sizeof kEdge[0]; k++) {
+        uint64_t be;
+        unsigned idx = wheel61_calc_index(g.depth, 1000000 + kEdge[k].delta, 1000000, &be);
+        ck_assert_int_eq((int)(idx / 64), kEdge[k].level);
+    }
+    world_t *wd = &g.world[0];
+    wd->rng = 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 1000000; k++) {
+        wd->J = k % 4 ? rnd(wd) : UINT64_MAX - rnd(wd) % 100000;
+        uint64_t clk = wd->J + rnd(wd) % 3 - 1, e = random_expiry(wd), be;
+        ref_t r;
+        ref_place(&r, e, clk);
+        unsigned idx = wheel61_calc_index(g.depth, e, clk, &be);
+        ck_assert_msg(idx == r.idx && be == r.bucket,
+                      "expires %llu, clk %llu: bucket %u at %llu, reference %u at %llu",
+                      (unsigned long long)e, (unsigned long long)clk, idx, (unsigned long long)be,
+                      r.idx, (unsigned long long)r.bucket);
+    }
+}
+END_TEST
+
 /* One CPU of this host. */
 static host_t *one_host_cpu(void)
 {
@@ -622,6 +655,7 @@ static Suite *wheel61_suite(void)
     Suite *s = suite_create("wheel61");
     TCase *t = tcase_create("differential");
     tcase_set_timeout(t, 600);
+    tcase_add_loop_test(t, calc_index_matches_spec, 0, 3);
     tcase_add_loop_test(t, differential, 0, 3);
     suite_add_tcase(s, t);
     t = tcase_create("native");

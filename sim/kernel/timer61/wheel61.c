@@ -7,7 +7,9 @@
  * delta = expires - base->clk and picks the first level whose range covers
  * it; the bucket is that of the expiry rounded up to the level's
  * granularity, strictly past expires (so a timer never fires early, and
- * fires late by at most its level's granularity):
+ * fires late by at most its level's granularity: 1 to 8^n jiffies; at level
+ * 0, the jiffy after its expiry, as a timer armed at the edge of a tick
+ * must not fire at once):
  *
  *   delta < 0 (overdue)          level 0, slot clk & 63, collected at clk
  *   delta < LVL_START(n + 1)     level n, e = (expires >> 3n) + 1,
@@ -60,7 +62,7 @@
  *                        clear_pending; leaves out debug objects.
  *   wheel61_forward      forward_timer_base 945-968: all of it, jiffies given.
  *   wheel61_next_expiry  the recalc of get_next_timer_interrupt 1922-1971
- *                        (1937-1938) with __next_timer_interrupt 1808-1878 and
+ *                        (1936-1938) with __next_timer_interrupt 1808-1878 and
  *                        next_pending_bucket 1790-1802 (one map word per level);
  *                        leaves out the base forwarding, is_idle and hrtimers.
  *   wheel61_run          __run_timers 1996-2027, collect_expired_timers
@@ -70,7 +72,10 @@
  *                        around the function (the caller's), timer_base_lock_expiry
  *                        and timer_sync_wait_running (PREEMPT_RT), IRQSAFE,
  *                        call_timer_fn's tracing and preempt checks, and the
- *                        deferrable base (run_timer_softirq 2032-2039).
+ *                        deferrable base (run_timer_softirq 2032-2039). The
+ *                        function is given the collection's jiffy (Linux's
+ *                        baseclk, for tracing, re-reads base->clk - 1 per list,
+ *                        which a function that forwarded the base has moved).
  *   wheel61_base_create  init_timer_cpu 2285-2298.
  *   wheel61_timer_alloc  do_init_timer 840-863 (flags as given).
  *
