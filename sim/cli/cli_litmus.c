@@ -344,6 +344,23 @@ static void machine_name(const lit_opts_t *o, char *buf, size_t n)
         k += (size_t)snprintf(buf + k, n - k, " %s", o->set[i]);
 }
 
+/* Writes s as one CSV field and then sep: quoted (RFC 4180) when it holds a
+ * comma, a quote or a line break (a path may). */
+static void csv_field(FILE *fp, const char *s, char sep)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fprintf(fp, "%s%c", s, sep);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fprintf(fp, "\"%c", sep);
+}
+
 static int write_csv(const cli_lit_t *cl, const lit_opts_t *o, litmus_t **t, const lit_files_t *f,
                      const lit_outcome_t *out, err_t *e)
 {
@@ -356,10 +373,12 @@ static int write_csv(const cli_lit_t *cl, const lit_opts_t *o, litmus_t **t, con
     for (int i = 0; i < f->n; i++) {
         int forbidden;
         const char *v = verdict(t[i]->result, &out[i], &forbidden);
-        fprintf(fp, "%s,%s,%s,%llu,%s,%s,%llu,%llu,%s\n", t[i]->name, f->path[i], machine,
-                (unsigned long long)o->runs, t[i]->result ? t[i]->result : "",
-                out[i].skipped ? "skipped" : observation(&out[i]), (unsigned long long)out[i].pos,
-                (unsigned long long)out[i].neg, v);
+        csv_field(fp, t[i]->name, ',');
+        csv_field(fp, f->path[i], ',');
+        csv_field(fp, machine, ',');
+        fprintf(fp, "%llu,%s,%s,%llu,%llu,%s\n", (unsigned long long)o->runs,
+                t[i]->result ? t[i]->result : "", out[i].skipped ? "skipped" : observation(&out[i]),
+                (unsigned long long)out[i].pos, (unsigned long long)out[i].neg, v);
     }
     return outfile_commit(fp, cl->csv, e);
 }

@@ -39,6 +39,13 @@ grep -q "^MP+rel+acq,$tmp/d/sub/MP+rel+acq.litmus,smp4 memory_model=tso,500,Neve
 [ "$(wc -l <"$tmp/out.csv")" -eq 4 ] || fail "csv: not 4 lines"
 ls "$tmp"/out.csv.tmp* >/dev/null 2>&1 && fail "csv: a temporary file is left"
 
+# a path with a comma is one quoted CSV field
+mkdir -p "$tmp/c,d"
+cp "$tmp/d/SB.litmus" "$tmp/c,d/SB.litmus"
+run litmus --runs 10 --platform "$smp4" -o "$tmp/comma.csv" "$tmp/c,d"
+[ "$rc" -eq 0 ] && grep -q "^SB,\"$tmp/c,d/SB.litmus\",smp4,10," "$tmp/comma.csv" ||
+    fail "csv quoting: $rc $(cat "$tmp/comma.csv")"
+
 # a Never that shows: SB marked Never under tso is exit 1, said in the table
 sed 's/^ \* numasim-expect:.*/ * Result: Never/' "$src/litmus/SB.litmus" >"$tmp/bad/SB.litmus"
 run litmus --runs 500 --platform "$smp4" --set memory_model=tso --expect "$tmp/bad" "$tmp/d/SB.litmus"
