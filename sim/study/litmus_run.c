@@ -502,6 +502,53 @@ int litmus_parse_cpus(const char *list, int *cpus, int max, int *highest, err_t 
     return rc < 0 ? -1 : n;
 }
 
+/* This host's CPUs for test t (--native): *host, or -1 with e. */
+static int open_native(const litmus_t *t, const lit_opts_t *o, host_t **host, err_t *e)
+{
+    *host = host_open(o->cpus, e);
+    if (!*host)
+        return -1;
+    if (host_platform(*host)->ncpus < t->nprocs) {
+        err_set(e, t->name, 0, "needs %d CPUs, the host gives %d", t->nprocs,
+                host_platform(*host)->ncpus);
+        host_close(*host);
+        *host = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The simulated platform of o for test t, with its --set overrides and R's
+ * --cpus: *p, or -1 with e (*p may then be set: the caller frees it). */
+static int open_simulated(const litmus_t *t, const lit_opts_t *o, lrun_t *R, platform_t **p,
+                          err_t *e)
+{
+    platform_override_t ov[16];
+    char names[16][128];
+    for (int i = 0; i < o->nset; i++) {
+        const char *eq = strchr(o->set[i], '=');
+        snprintf(names[i], sizeof names[i], "%.*s", (int)(eq - o->set[i]), o->set[i]);
+        ov[i].name = names[i];
+        ov[i].value = eq + 1;
+    }
+    *p = platform_read(o->platform, ov, o->nset, e);
+    int hi = 0;
+    if (*p && o->cpus)
+        R->ncpu_list = litmus_parse_cpus(o->cpus, R->cpu_list, LIT_MAXPROC, &hi, e);
+    if (!*p || R->ncpu_list < 0)
+        return -1;
+    if (o->cpus && hi >= (*p)->ncpus)
+        return err_set(e, NULL, 0, "--cpus: CPU %d is not on platform %s (it has CPUs 0..%d)", hi,
+                       (*p)->name, (*p)->ncpus - 1);
+    if (o->cpus && R->ncpu_list < t->nprocs)
+        return err_set(e, NULL, 0, "--cpus: test %s needs %d CPUs, '%s' gives %d", t->name,
+                       t->nprocs, o->cpus, R->ncpu_list);
+    if ((*p)->ncpus < t->nprocs)
+        return err_set(e, o->platform, 0, "test %s needs %d CPUs, the platform has %d", t->name,
+                       t->nprocs, (*p)->ncpus);
+    return 0;
+}
+
 int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
 {
     memset(h, 0, sizeof *h);
@@ -509,56 +556,22 @@ int litmus_run(const litmus_t *t, const lit_opts_t *o, lit_hist_t *h, err_t *e)
     R->t = t;
     R->o = o;
     R->h = h;
-    R->rng = gsl_rng_alloc(gsl_rng_taus2);
+    R->rng = xcheck(gsl_rng_alloc(gsl_rng_taus2));
     gsl_rng_set(R->rng, o->seed * 2654435761ul + 17);
     g_run = R;
-    int rc;
-    if (o->native) {
-        host_t *host = host_open(o->cpus, e);
-        if (!host) {
-            rc = -1;
-        } else if (host_platform(host)->ncpus < t->nprocs) {
-            rc = err_set(e, t->name, 0, "needs %d CPUs, the host gives %d", t->nprocs,
-                         host_platform(host)->ncpus);
-            host_close(host);
-        } else {
-            machine_hooks_t hooks = {native_setup, NULL, R};
-            start_t st = {.host = host, .seed = o->seed, .hooks = &hooks};
-            st.native.timeout_s = 30;
-            rc = start_machine(&st, e);
-            host_close(host);
-        }
-    } else {
-        platform_override_t ov[16];
-        char names[16][128];
-        for (int i = 0; i < o->nset; i++) {
-            const char *eq = strchr(o->set[i], '=');
-            snprintf(names[i], sizeof names[i], "%.*s", (int)(eq - o->set[i]), o->set[i]);
-            ov[i].name = names[i];
-            ov[i].value = eq + 1;
-        }
-        platform_t *p = platform_read(o->platform, ov, o->nset, e);
-        int hi = 0;
-        if (p && o->cpus)
-            R->ncpu_list = litmus_parse_cpus(o->cpus, R->cpu_list, LIT_MAXPROC, &hi, e);
-        if (!p || R->ncpu_list < 0) {
-            rc = -1;
-        } else if (o->cpus && hi >= p->ncpus) {
-            rc = err_set(e, NULL, 0, "--cpus: CPU %d is not on platform %s (it has CPUs 0..%d)", hi,
-                         p->name, p->ncpus - 1);
-        } else if (o->cpus && R->ncpu_list < t->nprocs) {
-            rc = err_set(e, NULL, 0, "--cpus: test %s needs %d CPUs, '%s' gives %d", t->name,
-                         t->nprocs, o->cpus, R->ncpu_list);
-        } else if (p->ncpus < t->nprocs) {
-            rc = err_set(e, o->platform, 0, "test %s needs %d CPUs, the platform has %d", t->name,
-                         t->nprocs, p->ncpus);
-        } else {
-            machine_hooks_t hooks = {sim_setup, NULL, R};
-            start_t st = {.platform = p, .argv0 = o->argv0, .seed = o->seed, .hooks = &hooks};
-            rc = start_machine(&st, e);
-        }
-        platform_free(p);
+    host_t *host = NULL;
+    platform_t *p = NULL;
+    int rc = o->native ? open_native(t, o, &host, e) : open_simulated(t, o, R, &p, e);
+    if (rc == 0) {
+        machine_hooks_t hooks = {o->native ? native_setup : sim_setup, NULL, R};
+        start_t st = {
+            .host = host, .platform = p, .argv0 = o->argv0, .seed = o->seed, .hooks = &hooks};
+        st.native.timeout_s = 30;
+        rc = start_machine(&st, e);
     }
+    if (host)
+        host_close(host);
+    platform_free(p);
     if (rc == 0 && R->fault[0])
         rc = err_set(e, t->path, R->fault_line, "%s", R->fault);
     lit_rcu_free(&R->rcu);
