@@ -18,10 +18,13 @@
  *                      hold the lock word
  *   schedulers_agree   exclusion under the reference scheduler (always
  *                      yield) gives the same acquisitions at the same cycles
+ *   native             exclusion on two CPUs of this host (native machine),
+ *                      NATIVE_ROUNDS each: the same code, real atomics
  *   names              lock_kind_name and lock_kind_parse
  */
 #include "lock.h"
 #include "mem.h"
+#include "native.h"
 #include "simulated.h"
 #include "testutil.h"
 
@@ -30,7 +33,7 @@
 #include <string.h>
 
 enum { MAXCPU = 32, ROUNDS = 20, THINK = 150, MAXSEQ = MAXCPU * ROUNDS };
-enum { STAGGER = 4000 }; /* cycles between two arrivals in fifo */
+enum { STAGGER = 4000, NATIVE_ROUNDS = 20000 }; /* cycles between two arrivals in fifo */
 
 static const char *const platforms[] = {"smp4", "numa32"};
 static const char *const models[] = {"sc", "tso", "weak"};
@@ -42,6 +45,7 @@ typedef struct {
     const char *platform, *model;
     mode_t_ mode;
     int always_yield;
+    int native; /* on this host's CPUs 0 and 1 (platform, model unused) */
 } cfg_t;
 
 /* What one run observed (piped back from the child, compared between runs). */
@@ -61,7 +65,7 @@ static result_t g_r;
 static cfg_t g_cfg;
 static klock_t *g_lock, *g_wrap;
 static maddr_t g_counter;
-static int g_holder = -1;
+static int g_holder = -1, g_rounds = ROUNDS;
 
 static void got_it(cpu_t *c)
 {
@@ -82,14 +86,14 @@ static void release(cpu_t *c)
 static void end(cpu_t *c)
 {
     g_r.finish[cpu_id(c)] = cpu_now(c);
-    if (++g_r.done == g_r.ncpus)
+    if (__atomic_add_fetch(&g_r.done, 1, __ATOMIC_SEQ_CST) == g_r.ncpus)
         machine_stop(cpu_machine(c));
 }
 
 static void excl_prog(cpu_t *c, void *arg)
 {
     (void)arg;
-    for (int i = 0; i < ROUNDS; i++) {
+    for (int i = 0; i < g_rounds; i++) {
         klock_lock(c, g_lock);
         got_it(c);
         uint64_t v = cpu_read(c, g_counter);
@@ -168,7 +172,8 @@ static void try_prog(cpu_t *c, void *arg)
 static void setup(machine_t *m, void *arg)
 {
     (void)arg;
-    sim_set_always_yield(m, g_cfg.always_yield);
+    if (!g_cfg.native)
+        sim_set_always_yield(m, g_cfg.always_yield);
     g_lock = klock_create(m, g_cfg.kind, 0);
     g_counter = machine_alloc(m, 0, 8);
     g_r.ncpus = machine_ncpus(m);
@@ -210,6 +215,22 @@ static int child_run(void *arg)
     return sim_run(p, "test_locks", 1, &hooks, &e) != 0 ? 4 : 0;
 }
 
+/* Two CPUs of this host (the first two it lets us use). */
+static host_t *two_host_cpus(void)
+{
+    err_t e = {{0}};
+    host_t *h = host_open(NULL, &e);
+    ck_assert_msg(h != NULL, "%s", e.msg);
+    ck_assert_msg(host_platform(h)->ncpus >= 2, "the native test needs 2 CPUs, the host has %d",
+                  host_platform(h)->ncpus);
+    char list[64];
+    snprintf(list, sizeof list, "%d,%d", host_os_cpu(h, 0), host_os_cpu(h, 1));
+    host_close(h);
+    h = host_open(list, &e);
+    ck_assert_msg(h != NULL, "%s", e.msg);
+    return h;
+}
+
 static void run(cfg_t cfg, result_t *out)
 {
     char what[96];
@@ -221,7 +242,7 @@ static void run(cfg_t cfg, result_t *out)
 /* Loop index i: kind i % 3, model (i / 3) % 3, platform i / 9. */
 static cfg_t cfg_of(int i, mode_t_ mode)
 {
-    cfg_t c = {(lock_kind_t)(i % 3), platforms[i / 9], models[(i / 3) % 3], mode, 0};
+    cfg_t c = {(lock_kind_t)(i % 3), platforms[i / 9], models[(i / 3) % 3], mode, 0, 0};
     return c;
 }
 
@@ -282,7 +303,7 @@ END_TEST
  * xchg_tail left (nothing wrote the word since), and is not looked at. */
 START_TEST(local_spin)
 {
-    cfg_t cfg = {_i % 2 ? LOCK_QSPIN : LOCK_TICKET, "numa32", models[_i / 2], MODE_FIFO, 0};
+    cfg_t cfg = {_i % 2 ? LOCK_QSPIN : LOCK_TICKET, "numa32", models[_i / 2], MODE_FIFO, 0, 0};
     result_t r;
     run(cfg, &r);
     const char *k = lock_kind_name(cfg.kind);
@@ -318,6 +339,24 @@ START_TEST(schedulers_agree)
 }
 END_TEST
 
+START_TEST(native)
+{
+    memset(&g_r, 0, sizeof g_r);
+    g_cfg = (cfg_t){(lock_kind_t)_i, "host", "host", MODE_EXCL, 0, 1};
+    g_rounds = NATIVE_ROUNDS;
+    host_t *h = two_host_cpus();
+    machine_hooks_t hooks = {setup, finish, NULL};
+    native_opts_t o = {60};
+    err_t e = {{0}};
+    ck_assert_msg(native_run(h, 1, &hooks, &o, &e) == 0, "%s", e.msg);
+    host_close(h);
+    ck_assert_int_eq(g_r.done, 2);
+    ck_assert_int_eq(g_r.overlaps, 0);
+    ck_assert_uint_eq(g_r.count, 2 * NATIVE_ROUNDS);
+    ck_assert_msg(g_r.unlocked, "%s: the lock is not free at the end", lock_kind_name(_i));
+}
+END_TEST
+
 START_TEST(names)
 {
     for (int k = 0; k < LOCK_NKINDS; k++)
@@ -340,6 +379,7 @@ int main(void)
     tcase_add_loop_test(t, exclusion, 0, 18);
     tcase_add_loop_test(t, trylock, 0, 9);
     tcase_add_loop_test(t, fifo, 0, 18);
+    tcase_add_loop_test(t, native, 0, LOCK_NKINDS);
     tcase_add_loop_test(t, local_spin, 0, 6); /* numa32: 2 kinds x 3 models */
     /* schedulers_agree: the three kinds on smp4 weak and numa32 weak. */
     tcase_add_loop_test(t, schedulers_agree, 6, 9);

@@ -49,8 +49,9 @@ klock_t *klock_create_at(machine_t *m, lock_kind_t kind, maddr_t word)
     l->m = m;
     l->word = word;
     l->ncpus = machine_ncpus(m);
-    l->line = p->line_bytes > 0 ? p->line_bytes : 64;
-    l->priv = xcalloc((size_t)l->ncpus, sizeof *l->priv);
+    /* At least the 4 x 16 bytes of a CPU's MCS nodes. */
+    l->line = p->line_bytes > 64 ? p->line_bytes : 64;
+    l->priv = xcalloc((size_t)l->ncpus * PRIV_STRIDE, sizeof *l->priv);
     if (kind == LOCK_QSPIN) {
         l->qnodes = xcalloc((size_t)l->ncpus, sizeof *l->qnodes);
         for (int i = 0; i < l->ncpus; i++)
@@ -64,7 +65,7 @@ klock_t *klock_create(machine_t *m, lock_kind_t kind, int home)
     if ((unsigned)kind >= LOCK_NKINDS)
         return NULL;
     const platform_t *p = machine_platform(m);
-    int line = p->line_bytes > 0 ? p->line_bytes : 64;
+    int line = p->line_bytes > 64 ? p->line_bytes : 64;
     klock_t *l = klock_create_at(m, kind, machine_alloc(m, home, (size_t)line));
     l->own_word = 1;
     return l;
@@ -118,7 +119,7 @@ static void ticket_lock(cpu_t *c, klock_t *l)
 {
     uint64_t v = cpu_fetch_add_order(c, l->word, TICKET_NEXT, CPU_ACQUIRE);
     uint32_t t = next_of(v);
-    l->priv[cpu_id(c)] = t;
+    PRIV(l, cpu_id(c)) = t;
     v += TICKET_NEXT; /* the word as the xadd left it */
     while (owner_of(v) != t) {
         /* Spin on a shared copy of the word until a release (or a new
@@ -135,14 +136,14 @@ static int ticket_trylock(cpu_t *c, klock_t *l)
         return 0;
     if (!cpu_cmpxchg_order(c, l->word, v, v + TICKET_NEXT, CPU_ACQUIRE))
         return 0;
-    l->priv[cpu_id(c)] = next_of(v);
+    PRIV(l, cpu_id(c)) = next_of(v);
     return 1;
 }
 
 static void ticket_unlock(cpu_t *c, klock_t *l)
 {
     uint64_t d = 1;
-    if (l->priv[cpu_id(c)] == UINT32_MAX)
+    if (PRIV(l, cpu_id(c)) == UINT32_MAX)
         d -= TICKET_NEXT; /* the owner half wraps: no carry into next */
     cpu_fetch_add_order(c, l->word, d, CPU_RELEASE);
 }

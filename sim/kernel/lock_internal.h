@@ -4,17 +4,22 @@
 
 #include "lock.h"
 
+#define PRIV_STRIDE  32 /* uint32_t: 128 bytes */
+#define PRIV(l, cpu) ((l)->priv[(size_t)(cpu)*PRIV_STRIDE])
+
 struct klock {
     lock_kind_t kind;
     machine_t *m;
     maddr_t word; /* the lock word */
     int own_word; /* klock_create allocated it (on its own line) */
     int ncpus;
-    int line;        /* the platform's line bytes: the size of each qnodes[] block */
+    int line;        /* the bytes of each qnodes[] block and of an own word: a line, 64 at least */
     maddr_t *qnodes; /* qspinlock: [ncpus] each CPU's MCS nodes, on its node */
-    /* CPU-private bookkeeping, in host memory (each slot is touched by its
-     * CPU only): ticket, the ticket each holder drew (its unlock needs it);
-     * qspinlock, the nesting count of each CPU's MCS nodes in use. */
+    /* CPU-private bookkeeping, in host memory, CPU i's at priv[i *
+     * PRIV_STRIDE] (128 bytes apart: on the native machine the host's CPUs
+     * must not share a line for it): ticket, the ticket the holder drew
+     * (its unlock needs it); qspinlock, the nesting count of the CPU's MCS
+     * nodes in use. */
     uint32_t *priv;
 };
 

@@ -143,7 +143,7 @@ static void qspin_queue(cpu_t *c, klock_t *l)
 {
     maddr_t w = l->word;
     int cpu = cpu_id(c);
-    uint32_t idx = l->priv[cpu]++;
+    uint32_t idx = PRIV(l, cpu)++;
     if (idx >= QSPIN_NODES) { /* no node left: spin on trylock */
         while (!qspin_trylock(c, l))
             cpu_relax(c);
@@ -180,7 +180,7 @@ static void qspin_queue(cpu_t *c, klock_t *l)
     }
     cpu_write_release(c, next + 8, 1); /* the successor is the head now */
 release:
-    l->priv[cpu]--;
+    PRIV(l, cpu)--;
 }
 
 /* queued_spin_lock_slowpath from its start to the queue. */
