@@ -17,7 +17,7 @@
  * half (its own ticket), kept in CPU-private host memory. trylock is
  * Linux's: read the word, and only if it is free, cmpxchg a ticket.
  */
-#include "lock_internal.h"
+#include "klock_state.h"
 #include "spinlock.h"
 #include "xalloc.h"
 

@@ -21,16 +21,13 @@
 #define NUMASIM_LOCK_H
 
 #include "cpu.h"
-
-typedef enum { LOCK_TAS, LOCK_TICKET, LOCK_QSPIN, LOCK_NKINDS } lock_kind_t;
+#include "klock.h"
 
 /* "tas", "ticket", "qspinlock" (the values of the scenario key kernel.lock
  * to come); "?" past the last. */
 const char *lock_kind_name(lock_kind_t kind);
 /* The kind named s, or -1 for an unknown name. */
 int lock_kind_parse(const char *s);
-
-typedef struct klock klock_t;
 
 /* From setup or a CPU: a free lock of this kind whose word is on its own
  * line of node home's memory; the qspinlock also gets each CPU's MCS nodes,

@@ -63,7 +63,7 @@
  * which Linux keeps in a per-CPU variable only its CPU touches, is in
  * host memory and costs nothing.
  */
-#include "lock_internal.h"
+#include "klock_state.h"
 
 #define Q_LOCKED_VAL   UINT64_C(1)
 #define Q_LOCKED_MASK  UINT64_C(0xff)

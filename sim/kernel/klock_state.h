@@ -1,8 +1,12 @@
-/* lock_internal: the klock_t that lock.c and lock_qspinlock.c share. */
-#ifndef NUMASIM_LOCK_INTERNAL_H
-#define NUMASIM_LOCK_INTERNAL_H
+/* klock_state: the lock object (struct klock) that lock.c and
+ * lock_qspinlock.c share, and the queued lock's operations, which lock.c
+ * dispatches to. Not an API: lock.h is. */
+#ifndef NUMASIM_KLOCK_STATE_H
+#define NUMASIM_KLOCK_STATE_H
 
-#include "lock.h"
+#include "klock.h"
+
+#include <stdint.h>
 
 #define PRIV_STRIDE  32 /* uint32_t: 128 bytes */
 #define PRIV(l, cpu) ((l)->priv[(size_t)(cpu)*PRIV_STRIDE])
