@@ -215,22 +215,6 @@ static int child_run(void *arg)
     return sim_run(p, "test_locks", 1, &hooks, &e) != 0 ? 4 : 0;
 }
 
-/* Two CPUs of this host (the first two it lets us use). */
-static host_t *two_host_cpus(void)
-{
-    err_t e = {{0}};
-    host_t *h = host_open(NULL, &e);
-    ck_assert_msg(h != NULL, "%s", e.msg);
-    ck_assert_msg(host_platform(h)->ncpus >= 2, "the native test needs 2 CPUs, the host has %d",
-                  host_platform(h)->ncpus);
-    char list[64];
-    snprintf(list, sizeof list, "%d,%d", host_os_cpu(h, 0), host_os_cpu(h, 1));
-    host_close(h);
-    h = host_open(list, &e);
-    ck_assert_msg(h != NULL, "%s", e.msg);
-    return h;
-}
-
 static void run(cfg_t cfg, result_t *out)
 {
     char what[96];
@@ -344,7 +328,7 @@ START_TEST(native)
     memset(&g_r, 0, sizeof g_r);
     g_cfg = (cfg_t){(lock_kind_t)_i, "host", "host", MODE_EXCL, 0, 1};
     g_rounds = NATIVE_ROUNDS;
-    host_t *h = two_host_cpus();
+    host_t *h = tu_two_host_cpus();
     machine_hooks_t hooks = {setup, finish, NULL};
     native_opts_t o = {60};
     err_t e = {{0}};

@@ -624,22 +624,6 @@ static void setup(machine_t *m, void *arg)
     set_time(g.start); /* the first tick processes jiffy start */
 }
 
-/* Two CPUs of this host (the first two it lets us use). */
-static host_t *two_host_cpus(void)
-{
-    err_t e = {{0}};
-    host_t *h = host_open(NULL, &e);
-    ck_assert_msg(h != NULL, "%s", e.msg);
-    ck_assert_msg(host_platform(h)->ncpus >= 2, "the native test needs 2 CPUs, the host has %d",
-                  host_platform(h)->ncpus);
-    char list[64];
-    snprintf(list, sizeof list, "%d,%d", host_os_cpu(h, 0), host_os_cpu(h, 1));
-    host_close(h);
-    h = host_open(list, &e);
-    ck_assert_msg(h != NULL, "%s", e.msg);
-    return h;
-}
-
 static void run_world(timer_design_t design, int boundary, uint64_t start, int native)
 {
     memset(&g, 0, sizeof g);
@@ -651,7 +635,7 @@ static void run_world(timer_design_t design, int boundary, uint64_t start, int n
     if (native) {
         machine_hooks_t hooks = {setup, NULL, NULL};
         err_t e = {{0}};
-        host_t *h = two_host_cpus();
+        host_t *h = tu_two_host_cpus();
         g.ncpu = 2;
         native_opts_t o = {60};
         ck_assert_msg(native_run(h, 1, &hooks, &o, &e) == 0, "%s", e.msg);

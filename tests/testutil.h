@@ -18,6 +18,7 @@
 #ifndef NUMASIM_TESTUTIL_H
 #define NUMASIM_TESTUTIL_H
 
+#include "host.h"
 #include "platform.h"
 #include "simulated.h"
 
@@ -163,6 +164,23 @@ static inline void tu_run_in_child(int (*fn)(void *arg), void *arg, const void *
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s failed: status %d", what,
                   status);
     ck_assert_uint_eq(got, size);
+}
+
+/* Two CPUs of this host (the first two it lets us use), for the native
+ * machine's tests. */
+static inline host_t *tu_two_host_cpus(void)
+{
+    err_t e = {{0}};
+    host_t *h = host_open(NULL, &e);
+    ck_assert_msg(h != NULL, "%s", e.msg);
+    ck_assert_msg(host_platform(h)->ncpus >= 2, "the native test needs 2 CPUs, the host has %d",
+                  host_platform(h)->ncpus);
+    char list[64];
+    snprintf(list, sizeof list, "%d,%d", host_os_cpu(h, 0), host_os_cpu(h, 1));
+    host_close(h);
+    h = host_open(list, &e);
+    ck_assert_msg(h != NULL, "%s", e.msg);
+    return h;
 }
 
 /* The temp dir of tu_tmp_setup. */
