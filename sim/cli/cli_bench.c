@@ -119,6 +119,9 @@ static void held_setup(machine_t *m, void *arg)
 enum { RATE_SIM, RATE_BARE, RATE_READ, RATE_WRITE };
 enum { HELD_SHORT = 1000000, HELD_LONG = 4000000 };
 enum { RATE_PAIRS = 5, RATE_LONGER = 3 };
+/* A difference of two runs that noise turned negative is measured again,
+ * this many times at most. */
+enum { BENCH_TRIES = 3 };
 /* The CPU x calls a scaling point's second O(1) run adds (4096 CPUs x 20). */
 enum { MARGIN_WORK = 81920 };
 
@@ -513,16 +516,23 @@ static int run_rounds(const char *paper, rounds_t *R)
 static int bench_rates(const char *paper)
 {
     rounds_t R;
-    if (!run_rounds(paper, &R)) {
-        printf("simulation rate: FAILED\n");
-        return 1;
+    double ms = 0, mb = 0, da = 0, ns_sim = 0, ns_bare = 0;
+    /* On a loaded machine the longer runs' medians can still come out no
+     * slower than the short ones' (a few milliseconds apart): such rounds
+     * measured the load, not the simulator, and are taken again. */
+    for (int tries = 0; tries < BENCH_TRIES && !(ns_sim > 0 && ns_bare > 0); tries++) {
+        if (!run_rounds(paper, &R)) {
+            printf("simulation rate: FAILED\n");
+            return 1;
+        }
+        ms = median(R.ts, RATE_PAIRS);
+        mb = median(R.tb, RATE_PAIRS);
+        da = R.siml[0].accesses - R.sim[0].accesses;
+        ns_sim = (median(R.tsl, RATE_PAIRS) - ms) * 1e9 / da;
+        ns_bare = (median(R.tbl, RATE_PAIRS) - mb) * 1e9 / da;
     }
-    const rate_t *sim = R.sim, *bare = R.bare, *siml = R.siml;
-    double ms = median(R.ts, RATE_PAIRS), mb = median(R.tb, RATE_PAIRS);
+    const rate_t *sim = R.sim, *bare = R.bare;
     double rs = sim[0].accesses / ms, rb = bare[0].accesses / mb;
-    double da = siml[0].accesses - sim[0].accesses;
-    double ns_sim = (median(R.tsl, RATE_PAIRS) - ms) * 1e9 / da;
-    double ns_bare = (median(R.tbl, RATE_PAIRS) - mb) * 1e9 / da;
     qsort(R.ratio, RATE_PAIRS, sizeof *R.ratio, cmp_double);
     printf("simulation (first platform of %s, scan, warm): %.0f accesses in %.3f s = %.2f M "
            "accesses/s\n  (%.0f baton passes between CPUs; %.0f of the accesses are spin reads "
@@ -543,7 +553,7 @@ static int bench_rates(const char *paper)
                100.0 * ns_bare / ns_sim, RATE_LONGER, da, ns_sim, ns_bare);
         return 0;
     }
-    printf("ratio at the margin: FAILED (a longer run was not slower)\n");
+    printf("ratio at the margin: FAILED (a longer run was not slower, %d times)\n", BENCH_TRIES);
     return 1;
 }
 
@@ -553,14 +563,14 @@ static int bench_rates(const char *paper)
 static int bench_held(const char *paper)
 {
     double held_ns[2] = {0, 0};
-    for (int w = 0; w < 2; w++) {
-        rate_t a = sim_rate(paper, w ? RATE_WRITE : RATE_READ, HELD_SHORT);
-        rate_t b = sim_rate(paper, w ? RATE_WRITE : RATE_READ, HELD_LONG);
-        if (a.rc || b.rc || b.seconds <= a.seconds)
-            held_ns[w] = -1;
-        else
+    for (int w = 0; w < 2; w++)
+        for (int tries = 0; tries < BENCH_TRIES && !(held_ns[w] > 0); tries++) {
+            rate_t a = sim_rate(paper, w ? RATE_WRITE : RATE_READ, HELD_SHORT);
+            rate_t b = sim_rate(paper, w ? RATE_WRITE : RATE_READ, HELD_LONG);
+            if (a.rc || b.rc)
+                break; /* a failed run: no second try */
             held_ns[w] = (b.seconds - a.seconds) * 1e9 / (double)(HELD_LONG - HELD_SHORT);
-    }
+        }
     if (held_ns[0] > 0 && held_ns[1] > 0) {
         printf("an access to a held line (same platform, CPU 0 alone, no ticks): read %.1f ns, "
                "write %.1f ns\n",
