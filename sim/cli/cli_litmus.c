@@ -264,7 +264,8 @@ static int add_dir(lit_files_t *f, const char *dir, int depth, err_t *e)
         snprintf(names[n++], len, "%s/%s", dir, de->d_name);
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, by_name);
+    if (n > 1) /* an empty directory has no array to sort */
+        qsort(names, (size_t)n, sizeof *names, by_name);
     int rc = 0;
     for (int i = 0; i < n; i++) {
         struct stat sb;
