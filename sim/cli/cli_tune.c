@@ -655,17 +655,8 @@ static int report(const opts_t *o, state_t *S, const char *out, err_t *e)
                  "%.3g%%), %d simulations%s ",
                  o->target, T->ncells, o->scenario, 100 * r->err, 100 * r->err0, r->evals,
                  r->converged ? "" : ", not converged");
-    tune_comment_safe(comment);
-    int rc = platform_write_with(o->platform, out, m, names, vals, comment, e);
+    int rc = tune_write_platform(o->platform, out, m, names, vals, comment, e);
     free(names);
     free(vals);
-    if (rc < 0)
-        return -1;
-    platform_t *check = platform_read(out, NULL, 0, e);
-    if (!check)
-        return -1;
-    platform_free(check);
-    printf("wrote %s\n", out);
-    fflush(stdout);
-    return 0;
+    return rc;
 }

@@ -358,16 +358,8 @@ static int write_tuned(const ctx_t *T, const tune_result_t *r, const char *targe
                  "%d simulations%s ",
                  target, T->ncells, 100 * r->err, 100 * r->err0, r->evals,
                  r->converged ? "" : ", not converged");
-    tune_comment_safe(comment);
-    if (platform_write_with(T->platform, out, T->nparams, (const char *const *)T->names, r->fitted,
-                            comment, e) < 0)
-        return -1;
-    platform_t *check = platform_read(out, NULL, 0, e);
-    if (!check)
-        return -1;
-    platform_free(check);
-    printf("wrote %s\n", out);
-    return 0;
+    return tune_write_platform(T->platform, out, T->nparams, (const char *const *)T->names,
+                               r->fitted, comment, e);
 }
 
 /* Fits: a scan of the footprints (if any), then the simplex from there;

@@ -6,6 +6,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multimin.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,6 +334,21 @@ void tune_comment_safe(char *s)
     for (char *p = s; *p; p++)
         if (p[0] == '-' && (p[1] == '-' || p[1] == '\0'))
             p[p[1] ? 1 : 0] = '_';
+}
+
+int tune_write_platform(const char *in, const char *out, int n, const char *const *names,
+                        const double *vals, char *comment, err_t *e)
+{
+    tune_comment_safe(comment);
+    if (platform_write_with(in, out, n, names, vals, comment, e) < 0)
+        return -1;
+    platform_t *check = platform_read(out, NULL, 0, e);
+    if (!check)
+        return -1;
+    platform_free(check);
+    printf("wrote %s\n", out);
+    fflush(stdout);
+    return 0;
 }
 
 /* --- the fit --------------------------------------------------------------- */

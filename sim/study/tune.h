@@ -64,6 +64,12 @@ void tune_default_out(const char *in, char *buf, size_t n);
 /* Makes s a valid XML comment body: no "--", no final '-'. */
 void tune_comment_safe(char *s);
 
+/* Writes the platform file in with the n parameters names set to vals
+ * into out (comment, made safe here, at its top), reads it back to check
+ * that it loads, and prints "wrote OUT". Returns 0, or -1 with e. */
+int tune_write_platform(const char *in, const char *out, int n, const char *const *names,
+                        const double *vals, char *comment, err_t *e);
+
 /* Simulates the cells with the given parameter values: fills sim[ncells].
  * Returns 0, or -1 with e (the fit stops with that error). */
 typedef int (*tune_eval_fn)(const double *values, double *sim, void *ctx, err_t *e);
