@@ -168,6 +168,13 @@ void sim_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed)
     mem_set_jitter(m->mem, max_cycles, seed);
 }
 
+void sim_flush_cache(cpu_t *c, int with_code)
+{
+    if (c->m->order)
+        order_flush(c->m->order, c->id);
+    mem_flush(c->m->mem, c->id, with_code);
+}
+
 void sim_progress(cpu_t *c)
 {
     (void)c; /* a simulation that cannot go on aborts in pass_baton */
