@@ -124,6 +124,9 @@ uint64_t machine_freed_writes(const machine_t *m);
  * platform's text_node; -1 when the platform gives it no size, or on the
  * native machine (whose code is real). The same unit gives the same handle. */
 int machine_code(machine_t *m, const char *unit);
+/* The same for a unit of the given size, whatever the platform says (for
+ * probes of the front end: code_N); -1 on the native machine. */
+int machine_code_bytes(machine_t *m, const char *unit, uint64_t bytes);
 
 /* Adds a uniform draw in [0, max_cycles] to every miss (simulated machine
  * only; the host has its own noise). */

@@ -78,6 +78,11 @@ int machine_code(machine_t *m, const char *unit)
     return machine_ops(m)->code ? machine_ops(m)->code(m, unit) : -1;
 }
 
+int machine_code_bytes(machine_t *m, const char *unit, uint64_t bytes)
+{
+    return machine_ops(m)->code_bytes ? machine_ops(m)->code_bytes(m, unit, bytes) : -1;
+}
+
 void cpu_anatomy_accumulate(cpu_anatomy_t *sum, const cpu_anatomy_t *a, const cpu_anatomy_t *b)
 {
     /* cpu_anatomy_t is counters only, all uint64_t */

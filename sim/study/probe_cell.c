@@ -54,3 +54,10 @@ void probe_timer_pair(cpu_t *c, const probe_ctx_t *X)
     mod_timer(c, X->tc, X->timer, read_jiffies(c, X->tc) + 100);
     del_timer(c, X->tc, X->timer);
 }
+
+maddr_t probe_chase_buf(cpu_t *c, probe_ctx_t *X)
+{
+    if (!X->chase_buf)
+        X->chase_buf = machine_alloc(cpu_machine(c), X->p->cpu_node[0], (size_t)X->chase_max);
+    return X->chase_buf;
+}

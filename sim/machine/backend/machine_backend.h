@@ -79,6 +79,7 @@ typedef struct machine_ops {
     uint64_t (*freed_writes)(const machine_t *m);
     void (*set_jitter)(machine_t *m, uint32_t max_cycles, unsigned long seed);
     int (*code)(machine_t *m, const char *unit); /* NULL: code is not modelled */
+    int (*code_bytes)(machine_t *m, const char *unit, uint64_t bytes); /* NULL: likewise */
 } machine_ops_t;
 
 /* The ops of the object (its first member). */

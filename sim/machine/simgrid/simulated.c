@@ -754,6 +754,7 @@ const machine_ops_t sim_ops = {
     .freed_writes = sim_freed_writes,
     .set_jitter = sim_set_jitter,
     .code = sim_code,
+    .code_bytes = sim_code_bytes,
 };
 
 /* A CPU's life: its program, then ticks until the machine stops. */

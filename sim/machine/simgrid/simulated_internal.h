@@ -133,6 +133,7 @@ void sim_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed);
 void sim_progress(cpu_t *c);
 void sim_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg);
 int sim_code(machine_t *m, const char *unit);
+int sim_code_bytes(machine_t *m, const char *unit, uint64_t bytes);
 void sim_flush_cache(cpu_t *c, int with_code);
 
 /* Steps for the core (core.c), which wraps the operations above and those
