@@ -5,8 +5,9 @@
 # simulated mlp_K rows give the miss's cost (mlp_1) and the miss registers
 # (mlp_1 / mlp_16) within 10%, and the code_N rows the stream (the first N
 # whose cost passes one miss is core_fetch_ahead + 2); with core none the
-# mlp curve is flat and code_N is N misses. --only-cache with --only-core
-# is a user error.
+# mlp curve is flat and code_N is N misses. tune --probe-target fits
+# core_mshr and core_fetch_ahead back from 2 and 1 to the probe of the
+# core. --only-cache with --only-core is a user error.
 # Usage: core_probe.sh NUMASIM_BINARY SOURCE_DIR
 set -u
 
@@ -55,6 +56,17 @@ step=$(awk -F, -v c="$c1" '$1 ~ /^code_/ { n = substr($1, 6) + 0
 c64=$(row code_64)
 within "$c64" "$(awk -v m="$miss" -v a=$ahead 'BEGIN { print m * int((64 + a) / (a + 1)) }')" 0.10 ||
     fail "code_64 = $c64, expected a miss per $((ahead + 1)) lines"
+
+# the fit: from core_mshr 2 and core_fetch_ahead 1 back to the target's
+printf '%s\n' "$out" >"$tmp/target.csv"
+flat "$tmp/start.xml" core=ooo core_width=4 core_rob=192 core_mshr=2 core_fetch_ahead=1
+run tune --probe-target "$tmp/target.csv" --params core_mshr,core_fetch_ahead \
+    -o "$tmp/tuned.xml" "$tmp/start.xml"
+[ "$rc" -eq 0 ] || fail "tune --probe-target of the core: exit $rc: $err"
+[ "$(prop "$tmp/tuned.xml" core_mshr)" = $mshr ] ||
+    fail "tuned core_mshr = $(prop "$tmp/tuned.xml" core_mshr), expected $mshr"
+[ "$(prop "$tmp/tuned.xml" core_fetch_ahead)" = $ahead ] ||
+    fail "tuned core_fetch_ahead = $(prop "$tmp/tuned.xml" core_fetch_ahead), expected $ahead"
 
 # core none: the same probe, every miss in series
 flat "$tmp/none.xml"
