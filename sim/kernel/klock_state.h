@@ -34,8 +34,6 @@ struct klock {
     lock_kind_t kind;
     machine_t *m;
     maddr_t word;         /* the lock word */
-    int own_word;         /* klock_create allocated it (on its own line) */
-    int line;             /* the bytes of an own word's line */
     klock_nodes_t *nodes; /* the machine's per-CPU state */
     int own_nodes;        /* created with the lock (nodes NULL at creation) */
 };

@@ -66,8 +66,6 @@ void klock_nodes_destroy(klock_nodes_t *n)
 {
     if (!n)
         return;
-    for (int i = 0; i < n->ncpus; i++)
-        machine_release(n->m, n->qnodes[i], (size_t)n->line);
     free(n->qnodes);
     free(n->cpu);
     free(n);
@@ -81,7 +79,6 @@ klock_t *klock_create_at(machine_t *m, lock_kind_t kind, maddr_t word, klock_nod
     l->kind = kind;
     l->m = m;
     l->word = word;
-    l->line = line_bytes(m);
     l->nodes = nodes;
     if (!nodes) {
         l->nodes = klock_nodes_create(m);
@@ -94,17 +91,13 @@ klock_t *klock_create(machine_t *m, lock_kind_t kind, int home, klock_nodes_t *n
 {
     if ((unsigned)kind >= LOCK_NKINDS)
         return NULL;
-    klock_t *l = klock_create_at(m, kind, machine_alloc(m, home, (size_t)line_bytes(m)), nodes);
-    l->own_word = 1;
-    return l;
+    return klock_create_at(m, kind, machine_alloc(m, home, (size_t)line_bytes(m)), nodes);
 }
 
 void klock_destroy(klock_t *l)
 {
     if (!l)
         return;
-    if (l->own_word)
-        machine_release(l->m, l->word, (size_t)l->line);
     if (l->own_nodes)
         klock_nodes_destroy(l->nodes);
     free(l);

@@ -38,7 +38,7 @@ int lock_kind_parse(const char *s);
  * that CPU's node, the index of the next free one, and the tickets of the
  * ticket locks it holds. Destroy it after every lock that uses it. */
 klock_nodes_t *klock_nodes_create(machine_t *m);
-void klock_nodes_destroy(klock_nodes_t *n);
+void klock_nodes_destroy(klock_nodes_t *n); /* see klock_destroy */
 
 /* From setup or a CPU: a free lock of this kind whose word is on its own
  * line of node home's memory, using nodes (NULL: a set of its own, created
@@ -47,7 +47,9 @@ klock_t *klock_create(machine_t *m, lock_kind_t kind, int home, klock_nodes_t *n
 /* The same on the 8-byte word at `word`, which must be 0 (free) and stay
  * the caller's (a lock inside a structure, as a timer base's is). */
 klock_t *klock_create_at(machine_t *m, lock_kind_t kind, maddr_t word, klock_nodes_t *nodes);
-/* Frees what klock_create allocated (the lock must be free and unused). */
+/* Frees the host memory of a lock or a set of nodes (the lock must be
+ * free and unused); their machine memory goes with the machine, so either
+ * may be called after the machine's end, as tcore_destroy is. */
 void klock_destroy(klock_t *l);
 
 lock_kind_t klock_kind(const klock_t *l);
