@@ -67,6 +67,10 @@ with_core "$tmp/core_ok.xml" core=ooo core_width=4 core_rob=128 core_mshr=8 \
     core_serialize_cycles=30 core_fetch_ahead=4
 run platform "$tmp/core_ok.xml"
 [ "$rc" -eq 0 ] || fail "a good core: exit $rc: $err"
+grep -q '^core: out of order, 4 instructions a cycle, window 128, 8 misses outstanding' <<<"$out" ||
+    fail "a good core: no core line in: $(grep core <<<"$out")"
+run platform "$good"
+! grep -q '^core:' <<<"$out" || fail "core none printed a core line"
 while IFS='|' read -r props bad what; do
     f=$tmp/core_bad.xml
     # shellcheck disable=SC2086 # props are words
