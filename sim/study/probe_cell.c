@@ -4,10 +4,11 @@
  * A cell is one row of the CSV: a probe between two CPUs, with its raw
  * samples (in host memory, written by the timing CPU only). probe.c builds
  * the cells of the coherence probes and runs them; probe_cache.c those of
- * the chase and pause probes. Both use the barrier (a counter and a
- * generation word in machine memory: fetch-and-add, then spin, the same on
- * simulated CPUs and real threads) and the timed timer pair, which live
- * here so that calls go one way: probe.c -> probe_cache.c -> probe_cell.c.
+ * the chase and pause probes, probe_core.c those of the core. They use the
+ * barrier (a counter and a generation word in machine memory:
+ * fetch-and-add, then spin, the same on simulated CPUs and real threads),
+ * the timed timer pair and the chase buffer, which live here so that calls
+ * go one way: probe.c -> probe_cache.c -> probe_core.c -> probe_cell.c.
  */
 #include "probe_internal.h"
 
