@@ -169,8 +169,7 @@ static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, uint64_t *v)
     uint64_t s;
     load_t *l;
     miss_t *r;
-    do {                 /* a tick taken while waiting may issue loads: then again */
-        sim_poll_irq(c); /* the ticks due now come before the load */
+    do { /* a tick taken while waiting may issue loads: then again */
         s = k->seq + 1;
         const load_t *o;
         while (k->k.kind == CORE_OOO && (o = oldest(c, k)) &&
@@ -181,6 +180,7 @@ static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, uint64_t *v)
         if (l->seq > k->done)
             k->done = l->seq; /* and every load before it had ended at its own turn */
         r = mem_holds(m->mem, c->id, a) ? NULL : mshr(c, k);
+        sim_poll_irq(c); /* the ticks due now come before the load (later: no harm) */
     } while (k->seq + 1 != s);
     uint64_t t0 = c->now;
     *v = acquire ? sim_ops.read_acquire(c, a) : sim_ops.read(c, a);
