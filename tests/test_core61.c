@@ -24,7 +24,7 @@
  *                    lock kind
  *   shutdown         timer_shutdown_sync of a self-re-arming timer: it
  *                    never runs again, and mod_timer and add_timer leave it
- *                    not pending
+ *                    not pending, until timer_setup_on initialises it anew
  *   migration        with timers_migration, a CPU that is idle arms its
  *                    timer on the first busy CPU of its node, else of the
  *                    machine; a pinned timer stays; without it, on itself
@@ -535,6 +535,9 @@ static void shutdown_prog(cpu_t *c, void *arg)
     g.r.ret[4] = timer_pending(c, g.tc, g.t[0]);
     while (after_tick(c) < j + 60)
         ;
+    timer_setup_on(c, g.tc, g.t[0], g.fn, 0); /* timer_setup: armable again */
+    g.r.ret[5] = mod_timer(c, g.tc, g.t[0], j + 1000);
+    g.r.ret[6] = timer_pending(c, g.tc, g.t[0]);
     machine_stop(cpu_machine(c));
 }
 
@@ -557,6 +560,8 @@ START_TEST(shutdown)
     ck_assert_int_eq(g.r.ret[2], 0);
     ck_assert_int_eq(g.r.ret[3], 0);
     ck_assert_int_eq(g.r.ret[4], 0);
+    ck_assert_int_eq(g.r.ret[5], 0);
+    ck_assert_int_eq(g.r.ret[6], 1);
     ck_assert_int_eq(g.r.bugs, 0);
 }
 END_TEST

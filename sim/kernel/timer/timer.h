@@ -128,7 +128,7 @@ typedef struct {
  * deferrable) in its node, each with its lock (and, RT, its expiry_lock
  * and timer_waiters on a line of their own), one NOHZ idle word per CPU,
  * and the tick. tcore_create(m, d, lr, p, tk) is this with hz 1000, lock
- * tas, no migration. */
+ * qspinlock (6.1's on x86 and arm64), no migration. */
 tcore_t *tcore_create_config(machine_t *m, const tcore_config_t *cfg);
 
 /* c's program says it goes idle (1) or busy (0): a paid store of the word
@@ -161,6 +161,9 @@ maddr_t timer_alloc(tcore_t *tc, int node, int fn_id, uint64_t data);
 maddr_t timer_alloc_flags(tcore_t *tc, int node, int fn_id, uint64_t data, unsigned flags);
 /* The same, paid for by c (allocation is free, the init stores are not). */
 maddr_t timer_alloc_on(cpu_t *c, tcore_t *tc, int node, int fn_id, uint64_t data);
+/* Those init stores alone, by c on timer t, which must not be pending
+ * (timer_setup): after timer_shutdown_sync, the one way to arm t again. */
+void timer_setup_on(cpu_t *c, tcore_t *tc, maddr_t t, int fn_id, uint64_t data);
 /* Frees a timer: its memory is marked, later writes are use-after-free. */
 void timer_free(cpu_t *c, tcore_t *tc, maddr_t t);
 /* c stores v in t's data word (a paid cpu_write), wherever the design has

@@ -103,7 +103,7 @@ tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running, uin
                           .period_cycles = period_cycles,
                           .timekeeper_cpu = timekeeper_cpu,
                           .hz = 1000,
-                          .lock = LOCK_TAS};
+                          .lock = LOCK_QSPIN};
     return tcore_create_config(m, &cfg);
 }
 
@@ -232,9 +232,17 @@ maddr_t timer_alloc_flags(tcore_t *tc, int node, int fn_id, uint64_t data, unsig
 
 maddr_t timer_alloc_on(cpu_t *c, tcore_t *tc, int node, int fn_id, uint64_t data)
 {
-    if (tcore_is_v61(tc))
-        return timer61_alloc_on(c, tc, node, fn_id, data);
-    maddr_t t = machine_alloc(tc->m, node, TIMER_SIZE);
+    maddr_t t = machine_alloc(tc->m, node, tcore_is_v61(tc) ? W61_TIMER_SIZE : TIMER_SIZE);
+    timer_setup_on(c, tc, t, fn_id, data);
+    return t;
+}
+
+void timer_setup_on(cpu_t *c, tcore_t *tc, maddr_t t, int fn_id, uint64_t data)
+{
+    if (tcore_is_v61(tc)) {
+        timer61_setup_on(c, t, fn_id, data);
+        return;
+    }
     cpu_write(c, t + TIMER_ENTRY_NEXT, 0);
     cpu_write(c, t + TIMER_LOCK, 0);
     cpu_write(c, t + TIMER_MAGIC, TIMER_MAGIC_VALUE);
@@ -242,7 +250,6 @@ maddr_t timer_alloc_on(cpu_t *c, tcore_t *tc, int node, int fn_id, uint64_t data
     cpu_write(c, t + TIMER_DATA, data);
     cpu_write(c, t + TIMER_BASE, tc->design == TIMER_TRACKING ? tc->base[cpu_id(c)] : 0);
     cpu_write(c, t + TIMER_LAST_RUNNING, 0);
-    return t;
 }
 
 void timer_free(cpu_t *c, tcore_t *tc, maddr_t t)

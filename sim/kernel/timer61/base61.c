@@ -290,13 +290,11 @@ maddr_t timer61_alloc(tcore_t *tc, int node, int fn_id, uint64_t data, uint64_t 
     return wheel61_timer_alloc(tc->m, node, fn61_word(fn_id), data, flags | (uint64_t)cpu);
 }
 
-maddr_t timer61_alloc_on(cpu_t *c, tcore_t *tc, int node, int fn_id, uint64_t data)
+void timer61_setup_on(cpu_t *c, maddr_t t, int fn_id, uint64_t data)
 {
-    maddr_t t = machine_alloc(tc->m, node, W61_TIMER_SIZE);
     cpu_write(c, t + W61_TIMER_NEXT, 0);
     cpu_write(c, t + W61_TIMER_PPREV, 0);
     cpu_write(c, t + W61_TIMER_FUNCTION, fn61_word(fn_id));
     cpu_write(c, t + W61_TIMER_FLAGS, (uint64_t)cpu_id(c));
     cpu_write(c, t + W61_TIMER_DATA, data);
-    return t;
 }

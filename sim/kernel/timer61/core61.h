@@ -56,7 +56,8 @@ static inline uint64_t fn61_word(int fn_id)
     return (uint64_t)fn_id + 1;
 }
 maddr_t timer61_alloc(tcore_t *tc, int node, int fn_id, uint64_t data, uint64_t flags);
-maddr_t timer61_alloc_on(cpu_t *c, tcore_t *tc, int node, int fn_id, uint64_t data);
+/* do_init_timer run by c on t: not pending, fn_id, data, c's CPU (paid). */
+void timer61_setup_on(cpu_t *c, maddr_t t, int fn_id, uint64_t data);
 
 /* ops61.c: the operations of timer.h on a 6.1 core. mod61 returns
  * __mod_timer's value and sets *queued when t was (re-)armed. */
