@@ -209,9 +209,9 @@ START_TEST(test_defaults)
     ck_assert(s->overlap_second_cycles == 100000);
 
     /* the resolved list: every key, in table order, with its origin */
-    ck_assert_int_eq(s->nresolved, 38);
+    ck_assert_int_eq(s->nresolved, 46);
     ck_assert_str_eq(s->resolved[0].key, "scenario.name");
-    ck_assert_str_eq(s->resolved[s->nresolved - 1].key, "overlap.second_cycles");
+    ck_assert_str_eq(s->resolved[s->nresolved - 1].key, "contend.cpus");
     const char *o;
     ck_assert_str_eq(resolved(s, "scenario.name", &o), "s");
     ck_assert_str_eq(o, "default");
@@ -360,7 +360,25 @@ START_TEST(test_err_type)
                     "background.on_caller: expected true or false");
     expect_line_err("[measure]\nworkload = sleep\n", 4,
                     "measure.workload: unknown value 'sleep' (expected one of schedule_timeout, "
-                    "rearm, overlap, first_run, hop)");
+                    "rearm, overlap, first_run, hop, tick, contend)");
+    /* the 6.1 core's keys */
+    expect_line_err("[kernel]\ncore = 5.4\n", 4, "kernel.core: unknown item '5.4'");
+    expect_line_err("[kernel]\nlock = mcs\n", 4,
+                    "kernel.lock: unknown value 'mcs' (expected one of tas, ticket, qspinlock)");
+    expect_line_err("[kernel]\nhz = 500\n", 4,
+                    "kernel.hz: 500 is not one of the kernel's HZ values");
+    expect_line_err("[kernel]\ntimers_migration = often\n", 4,
+                    "kernel.timers_migration: expected true or false");
+    expect_line_err("strategies = scan, timer_delete_sync\n", 3,
+                    "scenario.strategies: timer_delete_sync runs on the 6.1 timer core, which "
+                    "kernel.core does not list");
+    expect_line_err("strategies = scan\n[kernel]\ncore = 6.1\n", 3,
+                    "scenario.strategies: scan runs on the 2.6 timer core");
+    expect_line_err("sweep = kernel.core\nsweep_values = 2.6\n", 3,
+                    "scenario.sweep: 'kernel.core' cannot be swept");
+    expect_line_err("[wheel]\ntimeout_min_jiffies = 100\ntimeout_max_jiffies = 10\n", 4,
+                    "wheel.timeout_min_jiffies: is larger than wheel.timeout_max_jiffies");
+    expect_line_err("[contend]\ncpus = 0\n", 4, "contend.cpus: 0 is out of range");
 }
 END_TEST
 

@@ -314,6 +314,10 @@ static int prepare_part(scen_t *S, err_t *e)
 {
     const run_opts_t *o = S->o;
     fill_part(&S->pt, S->vs, S->nv, S->js, S->njobs, o->host);
+    workload_t w = S->vs[0].s->workload; /* not sweepable apart: one per scenario */
+    S->pt.cols = w == WORKLOAD_TICK      ? EXTRA_TICK
+                 : w == WORKLOAD_CONTEND ? EXTRA_CONTEND
+                                         : EXTRA_NONE;
     if (o->slice < 0)
         return 0;
     S->pt.command = slice_command(o->argc, o->argv);
@@ -427,6 +431,7 @@ static void collect(scen_t *S)
         c->accesses = j->accesses;
         c->sim_cycles = j->sim_cycles;
         c->anatomy = j->anatomy;
+        c->extra = j->extra;
     }
 }
 

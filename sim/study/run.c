@@ -14,7 +14,7 @@
  * caller's cycle counter after the call minus before it, including any tick
  * that interrupts it. The mean of `calls` calls is the figure.
  */
-#include "run.h"
+#include "run_internal.h"
 
 #include "cpu.h"
 #include "oracle.h"
@@ -31,30 +31,6 @@
 #define POLL_CYCLES     20000 /* a helper's pause between two looks at its flag */
 #define BG_EXPIRES_MIN  50    /* background timers are armed 50..249 jiffies ahead */
 #define BG_EXPIRES_SPAN 200
-
-#define LOAD(x)     __atomic_load_n(&(x), __ATOMIC_SEQ_CST)
-#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
-
-typedef struct {
-    run_t *r;
-    const scenario_t *s;
-    tcore_t *tc;
-    oracle_t * or ;
-    int fn_id, bg_fn_id;
-    maddr_t timer;   /* the measured timer */
-    int timer_freed; /* its function freed it */
-    int caller;
-    uint64_t period;
-    maddr_t **bg_timers; /* [ncpus][timers_per_cpu] */
-    /* Helper requests (bookkeeping, no cost). The fields that CPUs share are
-     * read and written with atomics (LOAD/STORE below): on the native machine
-     * the CPUs are threads. */
-    int *arm_req;       /* [ncpus]: arm the timer, with data */
-    uint64_t *arm_data; /* [ncpus] */
-    uint64_t fn_starts; /* runs of the measured timer's function */
-    uint64_t strike_at; /* first_run: the tick that will run the timer */
-    int done;
-} ctx_t;
 
 /* --- timer functions --- */
 
@@ -256,6 +232,9 @@ static void prepare(cpu_t *c, ctx_t *x)
                               uniform(c, s->spacing_jitter_cycles));
         break;
     }
+    case WORKLOAD_TICK:
+    case WORKLOAD_CONTEND: /* their own programs (run_tick.c) */
+        break;
     }
 }
 
@@ -341,6 +320,14 @@ static void setup(machine_t *m, void *arg)
     int node = s->timer_node < 0 ? p->cpu_node[x->caller] : s->timer_node;
     x->timer = timer_alloc(x->tc, node, x->fn_id, 0);
     oracle_watch(x->or, x->timer);
+    if (s->workload == WORKLOAD_TICK) {
+        run_tick_setup(m, x);
+        return;
+    }
+    if (s->workload == WORKLOAD_CONTEND) {
+        run_contend_setup(m, x);
+        return;
+    }
     x->arm_req = xcalloc((size_t)n, sizeof *x->arm_req);
     x->arm_data = xcalloc((size_t)n, sizeof *x->arm_data);
     x->bg_timers = xcalloc((size_t)n, sizeof *x->bg_timers);
@@ -377,6 +364,7 @@ static void finish(machine_t *m, void *arg)
     r->switches = machine_switches(m);
     r->batched = machine_batched_reads(m);
     oracle_tightness(x->or, &r->gap_end_start, &r->gap_rearm_end);
+    run_tick_finish(x);
     if (r->trace)
         oracle_print_trace(x->or, stderr, machine_platform(m)->clock_mhz);
 }
@@ -424,6 +412,15 @@ int run_check(const scenario_t *s, const platform_t *p, err_t *e)
         return err_set(e, NULL, 0,
                        "%s: workload %s needs measure.arm_cpu set to a CPU other than the caller",
                        key_origin(s, "measure.workload"), workload_name(s->workload));
+    if (s->workload == WORKLOAD_CONTEND && s->contend_cpus > p->ncpus)
+        return err_set(e, NULL, 0, "%s: contend.cpus = %d, but platform %s has %d CPUs",
+                       key_origin(s, "contend.cpus"), s->contend_cpus, p->name, p->ncpus);
+    for (int i = 0; i < s->ncores; i++)
+        if (s->cores[i] == KERNEL_CORE_61 && s->hz == 1024)
+            return err_set(e, NULL, 0,
+                           "%s: kernel.hz = 1024 is ia64's 2.6 value; the 6.1 core takes 100, "
+                           "250, 300 or 1000",
+                           key_origin(s, "kernel.hz"));
     if (p->clock_mhz * 1e6 / s->hz < 1000)
         return err_set(e, NULL, 0, "%s: kernel.hz = %d leaves under 1000 cycles per tick",
                        key_origin(s, "kernel.hz"), s->hz);
@@ -456,6 +453,7 @@ int run_one(run_t *r, const char *argv0, err_t *e)
     free(x.bg_timers);
     free(x.arm_req);
     free(x.arm_data);
+    run_tick_free(&x);
     oracle_destroy(x.or);
     tcore_destroy(x.tc);
     return rc;
