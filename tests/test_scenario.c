@@ -209,7 +209,7 @@ START_TEST(test_defaults)
     ck_assert(s->overlap_second_cycles == 100000);
 
     /* the resolved list: every key, in table order, with its origin */
-    ck_assert_int_eq(s->nresolved, 46);
+    ck_assert_int_eq(s->nresolved, 48);
     ck_assert_str_eq(s->resolved[0].key, "scenario.name");
     ck_assert_str_eq(s->resolved[s->nresolved - 1].key, "contend.cpus");
     const char *o;
@@ -235,7 +235,7 @@ START_TEST(test_defaults)
     int lines = 0;
     for (char *c = out; *c; c++)
         lines += *c == '\n';
-    ck_assert_int_eq(lines, 38);
+    ck_assert_int_eq(lines, 48);
     free(out);
     scenario_free(s);
 }
@@ -379,6 +379,14 @@ START_TEST(test_err_type)
     expect_line_err("[wheel]\ntimeout_min_jiffies = 100\ntimeout_max_jiffies = 10\n", 4,
                     "wheel.timeout_min_jiffies: is larger than wheel.timeout_max_jiffies");
     expect_line_err("[contend]\ncpus = 0\n", 4, "contend.cpus: 0 is out of range");
+    expect_line_err("sweep2 = kernel.lock\nsweep2_values = tas\n", 3,
+                    "scenario.sweep2: is set but scenario.sweep is not");
+    expect_line_err("sweep = kernel.lock\nsweep_values = tas\nsweep2 = kernel.lock\n"
+                    "sweep2_values = ticket\n",
+                    5, "scenario.sweep2: names the key scenario.sweep names");
+    expect_line_err("sweep = kernel.lock\nsweep_values = tas\nsweep2 = contend.cpus\n"
+                    "sweep2_values = 2, x\n",
+                    6, "scenario.sweep2_values: item 2 for contend.cpus: expected a whole number");
 }
 END_TEST
 

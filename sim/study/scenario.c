@@ -94,6 +94,8 @@ const keydef_t scenario_keys[] = {
     KINT("scenario", "jitter_cycles", jitter_cycles, "0", 0, 1000000),
     KSTR("scenario", "sweep", sweep_key, "", F_SWEEP),
     KLIST("scenario", "sweep_values", T_STRING_LIST, sweep_values, nsweep, "", 0),
+    KSTR("scenario", "sweep2", sweep2_key, "", F_SWEEP),
+    KLIST("scenario", "sweep2_values", T_STRING_LIST, sweep2_values, nsweep2, "", 0),
 
     {"measure", "workload", T_ENUM, "schedule_timeout", 0, 0, FLD(workload), 0, NAMES(kWorkloads),
      F_NOSWEEP},

@@ -64,6 +64,9 @@ typedef struct {
     char *sweep_key;        /* "section.key" swept, or NULL */
     int nsweep;
     char **sweep_values;
+    char *sweep2_key; /* a second key swept, or NULL: every pair of values runs */
+    int nsweep2;
+    char **sweep2_values;
 
     /* [measure] */
     workload_t workload;

@@ -218,12 +218,42 @@ static int check_cores(const ctx_t *c, err_t *e)
     return 0;
 }
 
+/* scenario.NAME (a swept key) against scenario.NAME_values: both or
+ * neither, and each value valid for the key. */
+static int check_sweep_pair(const ctx_t *c, const char *name, const char *key, char *const *values,
+                            int n, err_t *e)
+{
+    char vname[32], msg[700];
+    err_t ve;
+    snprintf(vname, sizeof vname, "%s_values", name);
+    int ks = scenario_find_key("scenario", name), kv = scenario_find_key("scenario", vname);
+    if (key && !n) {
+        snprintf(msg, sizeof msg, "is set but scenario.%s is empty", vname);
+        return key_error(c, ks, e, msg);
+    }
+    if (!key && n) {
+        snprintf(msg, sizeof msg, "is given but scenario.%s is not set", name);
+        return key_error(c, kv, e, msg);
+    }
+    if (!key)
+        return 0;
+    const keydef_t *k = &scenario_keys[scenario_find_dotted(key)];
+    for (int i = 0; i < n; i++) {
+        scenario_t scratch = {0};
+        int bad = scenario_parse_value(k, values[i], "", &scratch, &ve);
+        scenario_clear_field(&scratch, k);
+        if (bad) {
+            snprintf(msg, sizeof msg, "item %d for %s: %.600s", i + 1, key, ve.msg);
+            return key_error(c, kv, e, msg);
+        }
+    }
+    return 0;
+}
+
 /* Checks between keys, once the file and the overrides are applied. */
 static int check_all(const ctx_t *c, err_t *e)
 {
     const scenario_t *s = c->s;
-    char msg[700];
-    err_t ve;
     for (int i = 0; i < SCENARIO_NKEYS; i++)
         if (!scenario_keys[i].def && c->st[i].origin == O_DEFAULT)
             return err_set(e, s->path, 0, "%s.%s: required key is missing",
@@ -233,24 +263,15 @@ static int check_all(const ctx_t *c, err_t *e)
     if (s->wheel_timeout_min > s->wheel_timeout_max)
         return key_error(c, scenario_find_key("wheel", "timeout_min_jiffies"), e,
                          "is larger than wheel.timeout_max_jiffies");
-    int ks = scenario_find_key("scenario", "sweep"),
-        kv = scenario_find_key("scenario", "sweep_values");
-    if (s->sweep_key && !s->nsweep)
-        return key_error(c, ks, e, "is set but scenario.sweep_values is empty");
-    if (!s->sweep_key && s->nsweep)
-        return key_error(c, kv, e, "is given but scenario.sweep is not set");
-    if (!s->sweep_key)
-        return 0;
-    const keydef_t *k = &scenario_keys[scenario_find_dotted(s->sweep_key)];
-    for (int i = 0; i < s->nsweep; i++) {
-        scenario_t scratch = {0};
-        int bad = scenario_parse_value(k, s->sweep_values[i], "", &scratch, &ve);
-        scenario_clear_field(&scratch, k);
-        if (bad) {
-            snprintf(msg, sizeof msg, "item %d for %s: %.600s", i + 1, s->sweep_key, ve.msg);
-            return key_error(c, kv, e, msg);
-        }
-    }
+    if (check_sweep_pair(c, "sweep", s->sweep_key, s->sweep_values, s->nsweep, e) ||
+        check_sweep_pair(c, "sweep2", s->sweep2_key, s->sweep2_values, s->nsweep2, e))
+        return -1;
+    if (s->sweep2_key && !s->sweep_key)
+        return key_error(c, scenario_find_key("scenario", "sweep2"), e,
+                         "is set but scenario.sweep is not");
+    if (s->sweep2_key && !strcmp(s->sweep_key, s->sweep2_key))
+        return key_error(c, scenario_find_key("scenario", "sweep2"), e,
+                         "names the key scenario.sweep names");
     return 0;
 }
 
