@@ -122,6 +122,7 @@ const keydef_t scenario_keys[] = {
     KDBL("background", "del_fraction", del_fraction, "0.5", 0, 1),
     KDBL("background", "sync_fraction", sync_fraction, "0", 0, 1),
     KBOOL("background", "on_caller", on_caller, "false"),
+    KBOOL("background", "idle_caller_node", idle_caller_node, "false"),
 
     KU64("function", "cycles", fn_cycles, "1000", 1e12),
     KBOOL("function", "rearm", fn_rearm, "false"),

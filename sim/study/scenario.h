@@ -97,6 +97,7 @@ typedef struct {
     double del_fraction;  /* share of the calls that are del_timer */
     double sync_fraction; /* share of those deletions made with the strategy's del_timer_sync */
     int on_caller;        /* the calling CPU runs background ops too */
+    int idle_caller_node; /* the caller's node makes no background calls (it idles) */
 
     /* [function] */
     uint64_t fn_cycles;
