@@ -7,7 +7,9 @@
  *                      ends free
  *   trylock            trylock fails while the lock is held and leaves it
  *                      intact, succeeds when it is free; is_locked follows;
- *                      the ticket lock's halves wrap without a carry
+ *                      the ticket lock's halves wrap without a carry; two
+ *                      locks of one klock_nodes_t share each CPU's MCS
+ *                      nodes (qspinlock), and each holds its own ticket
  *   fifo               CPU 0 holds the lock while the others arrive at
  *                      clearly different times: ticket and qspinlock hand
  *                      it over in arrival order (tas need not)
@@ -59,11 +61,13 @@ typedef struct {
     int holds_node[MAXCPU];  /* fifo: holds its own MCS nodes' line */
     int try_[16];            /* trylock: what each step returned */
     uint64_t wrapped;        /* trylock, ticket: the word after the wrap */
+    int shared_nodes;        /* trylock: both locks name the same node lines */
 } result_t;
 
 static result_t g_r;
 static cfg_t g_cfg;
 static klock_t *g_lock, *g_wrap;
+static klock_nodes_t *g_nodes;
 static maddr_t g_counter;
 static int g_holder = -1, g_rounds = ROUNDS;
 
@@ -150,8 +154,11 @@ static void try_prog(cpu_t *c, void *arg)
         klock_lock(c, g_lock); /* a lock after all that still works */
         klock_unlock(c, g_lock);
         t[5] = klock_is_locked(c, g_lock); /* 0 */
-        /* Both halves at 2^32 - 1: taking and releasing wraps them. */
+        /* Both halves at 2^32 - 1: taking and releasing wraps them, with
+         * g_lock held across it (two tickets kept at once). */
+        klock_lock(c, g_lock);
         klock_lock(c, g_wrap);
+        klock_unlock(c, g_lock);
         klock_unlock(c, g_wrap);
         t[6] = klock_trylock(c, g_wrap); /* 1 */
         klock_unlock(c, g_wrap);
@@ -174,14 +181,19 @@ static void setup(machine_t *m, void *arg)
     (void)arg;
     if (!g_cfg.native)
         sim_set_always_yield(m, g_cfg.always_yield);
-    g_lock = klock_create(m, g_cfg.kind, 0);
+    g_nodes = klock_nodes_create(m);
+    g_lock = klock_create(m, g_cfg.kind, 0, g_nodes);
     g_counter = machine_alloc(m, 0, 8);
     g_r.ncpus = machine_ncpus(m);
     if (g_cfg.mode == MODE_TRY) {
         maddr_t w = machine_alloc(m, 1 % machine_platform(m)->nnodes, 8);
         if (g_cfg.kind == LOCK_TICKET)
             machine_poke(m, w, UINT64_MAX); /* next and owner at 2^32 - 1 */
-        g_wrap = klock_create_at(m, g_cfg.kind, w);
+        g_wrap = klock_create_at(m, g_cfg.kind, w, g_nodes);
+        g_r.shared_nodes = 1;
+        for (int i = 0; i < g_r.ncpus; i++)
+            g_r.shared_nodes &= klock_qnodes(g_lock, i) == klock_qnodes(g_wrap, i) &&
+                                (klock_qnodes(g_lock, i) != 0) == (g_cfg.kind == LOCK_QSPIN);
     }
     cpu_fn prog = g_cfg.mode == MODE_EXCL   ? excl_prog
                   : g_cfg.mode == MODE_FIFO ? fifo_prog
@@ -197,6 +209,11 @@ static void finish(machine_t *m, void *arg)
     uint64_t w = machine_peek(m, klock_word(g_lock));
     /* Free: 0, but for the ticket lock, whose halves are equal. */
     g_r.unlocked = g_cfg.kind == LOCK_TICKET ? w >> 32 == (w & UINT32_MAX) : w == 0;
+    klock_destroy(g_lock);
+    klock_destroy(g_wrap);
+    klock_nodes_destroy(g_nodes);
+    g_lock = g_wrap = NULL;
+    g_nodes = NULL;
 }
 
 static int child_run(void *arg)
@@ -255,6 +272,7 @@ START_TEST(trylock)
         ck_assert_msg(want[s] < 0 || r.try_[s] == want[s], "%s (%s): step %d gave %d, not %d", k,
                       cfg.model, s, r.try_[s], want[s]);
     ck_assert(r.unlocked);
+    ck_assert(r.shared_nodes);
     if (cfg.kind == LOCK_TICKET) /* two tickets from 2^32 - 1: both halves at 1 */
         ck_assert_uint_eq(r.wrapped, (UINT64_C(1) << 32) | 1);
     else

@@ -24,8 +24,9 @@
  *       counted by mem_freed_writes, exactly (6 classic, 5 tracking). Both
  *       designs.
  *   strategy_table_expansions_agree  the ids, names, designs and code units
- *       expanded from strategy_table.h agree, names are unique, and
- *       last_running is asked of the classic design only. No machine.
+ *       expanded from strategy_table.h agree, names are unique,
+ *       last_running is asked of the classic design only, and the 6.1 rows
+ *       and code units come after every 2.6 one. No machine.
  *
  * Every other test runs sim_run in its own forked Check process. Programs
  * never call ck_assert (they run in SimGrid actors): they record, and the
@@ -485,7 +486,9 @@ END_TEST
 
 START_TEST(strategy_table_expansions_agree)
 {
-    ck_assert_int_eq(KCODE_N, KCODE_DTS_SCAN + STRAT_COUNT);
+    ck_assert_int_eq(KCODE_TICK61, KCODE_DTS_SCAN + STRAT_COUNT); /* 6.1's units after all */
+    ck_assert_int_eq(KCODE_N, KCODE_TICK61 + 5);
+    ck_assert_str_eq(tcore_code_name(KCODE_TRY_TO_DEL_TIMER_SYNC61), "try_to_del_timer_sync61");
     ck_assert_str_eq(tcore_code_name(KCODE_DTS_SCAN), "del_timer_sync_scan");
     ck_assert_str_eq(tcore_code_name(KCODE_DTS_SINGLESHOT), "del_singleshot_timer_sync");
     ck_assert_str_eq(tcore_code_name(KCODE_DTS_SHORTCUT), "del_timer_sync_shortcut");
@@ -497,7 +500,14 @@ START_TEST(strategy_table_expansions_agree)
         ck_assert(st->origin[0] && st->promise[0]);
         ck_assert_int_eq(strategy_design((strategy_id_t)i), st->design);
         ck_assert(!st->last_running || st->design == TIMER_CLASSIC);
-        ck_assert(strncmp(tcore_code_name((kcode_t)(KCODE_DTS_SCAN + i)), "del_", 4) == 0);
+        /* the 2.6 rows first, the 6.1 rows appended after them */
+        ck_assert((i < STRAT_TIMER_DELETE_SYNC) == (st->design <= TIMER_TRACKING));
+        ck_assert_str_eq(tcore_code_name((kcode_t)(KCODE_DTS_SCAN + i)),
+                         i < STRAT_TIMER_DELETE_SYNC
+                             ? tcore_code_name((kcode_t)(KCODE_DTS_SCAN + i))
+                             : st->name);
+        ck_assert(strncmp(tcore_code_name((kcode_t)(KCODE_DTS_SCAN + i)),
+                          i < STRAT_TIMER_DELETE_SYNC ? "del_" : "timer_", 4) == 0);
         for (int j = 0; j < i; j++)
             ck_assert_str_ne(strategies[j].name, st->name);
     }

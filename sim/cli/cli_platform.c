@@ -74,6 +74,14 @@ static void print_text(const platform_t *p)
     } else {
         printf("\ncaches: infinite (no cache level in the file)\n");
     }
+    if (p->core.kind != CORE_NONE) { /* core none prints nothing: the output is as before */
+        printf("\ncore: %s, %d instructions a cycle",
+               p->core.kind == CORE_OOO ? "out of order" : "in order", p->core.width);
+        if (p->core.kind == CORE_OOO)
+            printf(", window %d", p->core.rob);
+        printf(", %d misses outstanding, serialising %g cycles, %d code lines fetched ahead\n",
+               p->core.mshr, p->core.serialize_cycles, p->core.fetch_ahead);
+    }
     printf("\nnode-to-node round-trip latency (cycles, from SimGrid routes; add the local "
            "memory\nlatency for a remote miss):\n");
     printf("from\\to");

@@ -23,7 +23,7 @@ typedef struct {
     host_t *host;         /* --native: probe this host instead */
     long reps, hz, chase_max;
     uint64_t pauses[PROBE_PAUSES_MAX];
-    int npauses, only_cache;
+    int npauses, only_cache, only_core;
     int quiet;
     platform_override_t *ov;
     int nov;
@@ -34,10 +34,10 @@ static void probe_usage(FILE *f)
     fprintf(
         f,
         "usage: numasim probe [-o FILE.csv] [--reps N] [--hz N] [--chase-max BYTES]\n"
-        "                     [--pauses P,...] [--only-cache] [--set platform.NAME=VALUE]...\n"
-        "                     PLATFORM.xml\n"
+        "                     [--pauses P,...] [--only-cache | --only-core]\n"
+        "                     [--set platform.NAME=VALUE]... PLATFORM.xml\n"
         "       numasim probe --native [--cpus LIST] [-o FILE.csv] [--reps N] [--hz N]\n"
-        "                     [--chase-max BYTES] [--pauses P,...] [--only-cache]\n"
+        "                     [--chase-max BYTES] [--pauses P,...] [--only-cache | --only-core]\n"
         "\n"
         "Runs the latency microbenchmarks (cache hit, atomic on a held line, load\n"
         "missing to each node's memory, load of a line dirty in another CPU, store\n"
@@ -63,6 +63,12 @@ static void probe_usage(FILE *f)
         "  timer_ops_pause_P       mod_timer + del_timer, timed once after P cycles of\n"
         "                          other work, interrupts off (P = 0, 10, ..., 10^7)\n"
         "  timer_ops_pause_tick_P  the same with the timer core's tick at --hz\n"
+        "  mlp_K                   with --only-core: cycles per load of K independent\n"
+        "                          chases interleaved through --chase-max bytes (K = 1..16):\n"
+        "                          the misses the core overlaps (lmbench par_mem)\n"
+        "  code_N                  with --only-core: a call through N cold code lines\n"
+        "                          after a flush of the caches, code too: the front\n"
+        "                          end's stream (0 natively, whose code is real)\n"
         "\n"
         "  -o FILE       output (default results/probe-NAME.csv, NAME = the platform's\n"
         "                zone id; '-' for standard output)\n"
@@ -79,6 +85,7 @@ static void probe_usage(FILE *f)
         "                10^7)\n"
         "  --only-cache  only the empty timing, hit, and the pause, pages and chase rows (what\n"
         "                tune --probe-target simulates for a target of those alone)\n"
+        "  --only-core   only the empty timing and the core's rows mlp_K and code_N\n"
         "  --native      probe this host (platform 'host'); --cpus LIST as for run\n"
         "  --set platform.NAME=VALUE\n"
         "                override a platform parameter (as numasim run --set)\n"
@@ -106,7 +113,8 @@ static int probe_to_csv(platform_t *p, const probe_cli_t *o, err_t *e)
                        .chase_max = o->chase_max,
                        .pauses = o->npauses ? o->pauses : NULL,
                        .npauses = o->npauses,
-                       .only_cache = o->only_cache};
+                       .only_cache = o->only_cache,
+                       .only_core = o->only_core};
     if (probe_run(p, o->host, &po, "numasim", &r, e) < 0) {
         if (f)
             outfile_abort(f, out);
@@ -166,13 +174,19 @@ static int add_set(probe_cli_t *o, const char *arg, err_t *e)
 static int probe_parse_opts(int argc, char **argv, probe_cli_t *o, int *native, const char **cpus,
                             err_t *e)
 {
-    static const struct option lo[] = {
-        {"output", required_argument, NULL, 'o'}, {"reps", required_argument, NULL, 'r'},
-        {"set", required_argument, NULL, 's'},    {"quiet", no_argument, NULL, 'q'},
-        {"native", no_argument, NULL, 'N'},       {"cpus", required_argument, NULL, 'C'},
-        {"hz", required_argument, NULL, 'z'},     {"chase-max", required_argument, NULL, 'x'},
-        {"pauses", required_argument, NULL, 'p'}, {"only-cache", no_argument, NULL, 'K'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
+                                       {"reps", required_argument, NULL, 'r'},
+                                       {"set", required_argument, NULL, 's'},
+                                       {"quiet", no_argument, NULL, 'q'},
+                                       {"native", no_argument, NULL, 'N'},
+                                       {"cpus", required_argument, NULL, 'C'},
+                                       {"hz", required_argument, NULL, 'z'},
+                                       {"chase-max", required_argument, NULL, 'x'},
+                                       {"pauses", required_argument, NULL, 'p'},
+                                       {"only-cache", no_argument, NULL, 'K'},
+                                       {"only-core", no_argument, NULL, 'Q'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:r:s:qh", lo, NULL)) != -1) {
@@ -199,6 +213,9 @@ static int probe_parse_opts(int argc, char **argv, probe_cli_t *o, int *native, 
         case 'K':
             o->only_cache = 1;
             break;
+        case 'Q':
+            o->only_core = 1;
+            break;
         case 'p':
             if ((o->npauses = probe_parse_pauses(optarg, o->pauses, e)) < 0)
                 return -1;
@@ -223,6 +240,8 @@ static int probe_parse_opts(int argc, char **argv, probe_cli_t *o, int *native, 
             return err_set(e, NULL, 0, "numasim probe: see numasim probe --help");
         }
     }
+    if (o->only_cache && o->only_core)
+        return err_set(e, NULL, 0, "numasim probe: --only-cache or --only-core, not both");
     if (!*native && *cpus)
         return err_set(e, NULL, 0, "numasim probe: --cpus goes with --native");
     if (*native && (argc - optind != 0 || o->nov))

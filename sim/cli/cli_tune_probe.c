@@ -10,7 +10,8 @@
  * tick phase (r + 1/2) / n, so their median depends on n, and a simulated
  * target made with the default must be reproduced exactly. The chase stops
  * at the target's largest chase_S (--chase-max), and the pause rows are the
- * target's pauses (--pauses). */
+ * target's pauses (--pauses). A target of the core's rows alone (mlp_K,
+ * code_N) is simulated with --only-core. */
 #define _XOPEN_SOURCE 700
 #include "child.h"
 #include "cli.h"
@@ -40,6 +41,7 @@ typedef struct {
     char chase_max[32]; /* the target's largest chase (1024 without one) */
     char *pauses;       /* the target's pauses, "P,P,..." ("0" without one) */
     int only_cache;     /* the target has pause, chase and hit rows only */
+    int only_core;      /* the target has mlp, code and hit rows only */
     char dir[PATH_MAX], csv[PATH_MAX + 16], errf[PATH_MAX + 16];
 } ctx_t;
 
@@ -79,6 +81,30 @@ static int ends_with(const char *s, const char *tail)
 static int is_footprint(const char *name)
 {
     return ends_with(name, "_footprint_lines") || ends_with(name, "_per_mcycle");
+}
+
+/* The core's whole parameters that the mlp_K and code_N rows see
+ * (core.c): their largest value (the platform's bound), else 0. Like the
+ * footprints they move the rows by steps, so they are scanned too, and
+ * every value tried or written is a whole number. */
+static int whole_max(const char *name)
+{
+    return !strcmp(name, "core_mshr") ? 256 : !strcmp(name, "core_fetch_ahead") ? 64 : 0;
+}
+
+static int is_flat(const char *name)
+{
+    return is_footprint(name) || whole_max(name) > 0;
+}
+
+/* v as the platform takes it: a whole parameter rounded into its range. */
+static double as_param(const char *name, double v)
+{
+    int max = whole_max(name);
+    if (!max)
+        return v;
+    v = floor(v + 0.5);
+    return v < 1 ? 1 : v > max ? max : v;
 }
 
 /* The pauses P of the target's timer_ops_pause[_tick]_P rows, ascending
@@ -127,7 +153,8 @@ static int is_probe_row(const char *name)
     static const char *const exact[] = {"timer_overhead", "hit",         "atomic_held",
                                         "timer_ops",      "load_mem",    "load_dirty",
                                         "pingpong_ldst",  "pingpong_cas"};
-    static const char *const prefix[] = {"store_inval_", "chase_", "pages_", "timer_ops_pause_"};
+    static const char *const prefix[] = {"store_inval_",     "chase_", "pages_",
+                                         "timer_ops_pause_", "mlp_",   "code_"};
     for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
         if (!strcmp(name, exact[i]))
             return 1;
@@ -149,16 +176,21 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
     argv[n++] = "-q";
     argv[n++] = "--reps";
     argv[n++] = "5";
-    argv[n++] = "--chase-max";
-    argv[n++] = T->chase_max;
+    if (!T->only_core) { /* mlp_K's working set is the platform's default */
+        argv[n++] = "--chase-max";
+        argv[n++] = T->chase_max;
+    }
     argv[n++] = "--pauses";
     argv[n++] = T->pauses;
     if (T->only_cache)
         argv[n++] = "--only-cache";
+    if (T->only_core)
+        argv[n++] = "--only-core";
     argv[n++] = "-o";
     argv[n++] = T->csv;
     for (int i = 0; i < T->nparams && i < 64; i++) {
-        snprintf(sets[i], sizeof sets[i], "platform.%s=%.6g", T->names[i], values[i]);
+        snprintf(sets[i], sizeof sets[i], "platform.%s=%.6g", T->names[i],
+                 as_param(T->names[i], values[i]));
         argv[n++] = "--set";
         argv[n++] = sets[i];
     }
@@ -246,12 +278,14 @@ static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int to
     int evals = 0;
     for (int round = 0; round < 2; round++)
         for (int i = 0; i < T->nparams; i++) {
-            if (!is_footprint(T->names[i]))
+            if (!is_flat(T->names[i]))
                 continue;
             /* round 1: x2 over the range, then x2^(1/4), x2^(1/16) around the
              * best; round 2 (the others moved): x2^(1/16) twice, so that the
              * window (x0.84 to x1.19) re-centres on the flat */
             int ptop = ends_with(T->names[i], "_per_mcycle") && top > NC_RATE ? NC_RATE : top;
+            if (whole_max(T->names[i]))
+                ptop = (int)log2(whole_max(T->names[i]));
             for (int step = round ? 2 : 0; step < (round ? 4 : 3); step++) {
                 int pass = round ? 2 : step;
                 double cand[NC], obj[NC], keep = v[i];
@@ -289,10 +323,10 @@ static int fit_init(const ctx_t *T, const platform_t *p, double *init, int *scan
 {
     for (int i = 0; i < T->nparams; i++) {
         err_parse_double(platform_param(p, T->names[i])->value, &init[i]);
-        if (is_footprint(T->names[i])) {
+        if (is_flat(T->names[i])) {
             *scan = 1;
             if (!(init[i] > 0)) {
-                init[i] = FOOTPRINT_START;
+                init[i] = whole_max(T->names[i]) ? 1 : FOOTPRINT_START;
                 /* stdout, with the fit's report: stderr is for the one-line error */
                 printf("note: %s is 0 in %s; the fit starts it at %g\n", T->names[i], T->platform,
                        init[i]);
@@ -384,7 +418,7 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
         step = 0.05; /* the simplex polishes what the scan found */
     }
     for (int i = 0; i < T->nparams; i++)
-        all_footprints &= is_footprint(T->names[i]);
+        all_footprints &= is_flat(T->names[i]);
     if (scan && all_footprints)
         max_evals = 1; /* nothing for a simplex on flats: the scan's values stand */
     tune_problem_t pb = {.nparams = T->nparams,
@@ -400,6 +434,8 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
                          .log = stderr};
     tune_result_t r;
     if (rc == 0 && (rc = tune_fit(&pb, &r, e)) == 0) {
+        for (int i = 0; i < T->nparams; i++) /* what the simulations ran */
+            r.fitted[i] = as_param(T->names[i], r.fitted[i]);
         print_fit(T, &r, init, scan && all_footprints, scan_sims);
         rc = write_tuned(T, &r, target, out, scan && all_footprints, scan_sims, e);
         tune_result_free(&r);
@@ -486,10 +522,16 @@ static void probe_args(ctx_t *T, const probe_row_t *rows, const platform_t *p)
     snprintf(T->chase_max, sizeof T->chase_max, "%ld", chase_max);
     T->pauses = target_pauses(rows, T->ncells);
     T->only_cache = 1;
+    T->only_core = 1;
+    for (int i = 0; i < T->ncells; i++)
+        if (strncmp(rows[i].probe, "mlp_", 4) && strncmp(rows[i].probe, "code_", 5) &&
+            strcmp(rows[i].probe, "hit"))
+            T->only_core = 0;
     for (int i = 0; i < T->ncells; i++)
         if (strncmp(rows[i].probe, "chase_", 6) && strncmp(rows[i].probe, "pages_", 6) &&
             strncmp(rows[i].probe, "timer_ops_pause_", 16) && strcmp(rows[i].probe, "hit"))
             T->only_cache = 0;
+    T->only_core &= !T->only_cache; /* hit alone: the smaller run */
 }
 
 /* The output path into outbuf (never the input unless -o names it) and the

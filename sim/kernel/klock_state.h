@@ -1,6 +1,7 @@
-/* klock_state: the lock object (struct klock) that lock.c and
- * lock_qspinlock.c share, and the queued lock's operations, which lock.c
- * dispatches to. Not an API: lock.h is. */
+/* klock_state: the lock object (struct klock) and the per-CPU state its
+ * locks share (struct klock_nodes), which lock.c and lock_qspinlock.c
+ * share, and the queued lock's operations, which lock.c dispatches to. Not
+ * an API: lock.h is. */
 #ifndef NUMASIM_KLOCK_STATE_H
 #define NUMASIM_KLOCK_STATE_H
 
@@ -8,23 +9,33 @@
 
 #include <stdint.h>
 
-#define PRIV_STRIDE  32 /* uint32_t: 128 bytes */
-#define PRIV(l, cpu) ((l)->priv[(size_t)(cpu)*PRIV_STRIDE])
+#define KCPU_HELD 6 /* ticket locks a CPU holds at once with its ticket at hand */
+
+/* CPU-private bookkeeping, in host memory, one 128-byte block per CPU (on
+ * the native machine the host's CPUs must not share a line for it). */
+typedef struct {
+    _Alignas(128) uint32_t nest; /* qspinlock: the CPU's MCS nodes in use */
+    uint32_t nheld;              /* ticket: entries of held[] */
+    struct {
+        const klock_t *lock;
+        uint32_t ticket; /* the ticket the holder drew (its unlock needs it) */
+    } held[KCPU_HELD];
+} kcpu_t;
+
+struct klock_nodes {
+    machine_t *m;
+    int ncpus;
+    int line;        /* the bytes of each qnodes[] block: a line, 64 at least */
+    maddr_t *qnodes; /* [ncpus] each CPU's MCS nodes, on a line of its node */
+    kcpu_t *cpu;     /* [ncpus] */
+};
 
 struct klock {
     lock_kind_t kind;
     machine_t *m;
-    maddr_t word; /* the lock word */
-    int own_word; /* klock_create allocated it (on its own line) */
-    int ncpus;
-    int line;        /* the bytes of each qnodes[] block and of an own word: a line, 64 at least */
-    maddr_t *qnodes; /* qspinlock: [ncpus] each CPU's MCS nodes, on its node */
-    /* CPU-private bookkeeping, in host memory, CPU i's at priv[i *
-     * PRIV_STRIDE] (128 bytes apart: on the native machine the host's CPUs
-     * must not share a line for it): ticket, the ticket the holder drew
-     * (its unlock needs it); qspinlock, the nesting count of the CPU's MCS
-     * nodes in use. */
-    uint32_t *priv;
+    maddr_t word;         /* the lock word */
+    klock_nodes_t *nodes; /* the machine's per-CPU state */
+    int own_nodes;        /* created with the lock (nodes NULL at creation) */
 };
 
 /* lock_qspinlock.c: the queued lock's operations (l->kind == LOCK_QSPIN). */

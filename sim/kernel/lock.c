@@ -14,7 +14,8 @@
  * cannot carry into the next half; the machine API has 8-byte words only,
  * so the release is an add to the whole word that takes the carry back out
  * when the owner half wraps (2^32 acquisitions). The holder knows the owner
- * half (its own ticket), kept in CPU-private host memory. trylock is
+ * half (its own ticket), kept in CPU-private host memory (klock_state.h's
+ * kcpu_t, shared by the locks of a machine). trylock is
  * Linux's: read the word, and only if it is free, cmpxchg a ticket.
  */
 #include "klock_state.h"
@@ -39,49 +40,66 @@ int lock_kind_parse(const char *s)
     return -1;
 }
 
-klock_t *klock_create_at(machine_t *m, lock_kind_t kind, maddr_t word)
+static int line_bytes(machine_t *m)
+{
+    const platform_t *p = machine_platform(m);
+    return p->line_bytes > 64 ? p->line_bytes : 64; /* the 4 x 16 bytes of a CPU's MCS nodes */
+}
+
+klock_nodes_t *klock_nodes_create(machine_t *m)
+{
+    const platform_t *p = machine_platform(m);
+    klock_nodes_t *n = xcalloc(1, sizeof *n);
+    n->m = m;
+    n->ncpus = machine_ncpus(m);
+    n->line = line_bytes(m);
+    n->qnodes = xcalloc((size_t)n->ncpus, sizeof *n->qnodes);
+    for (int i = 0; i < n->ncpus; i++)
+        n->qnodes[i] = machine_alloc(m, p->cpu_node[i], (size_t)n->line);
+    /* 128-aligned blocks: no two CPUs' bookkeeping on one host line */
+    n->cpu = xcheck(aligned_alloc(128, (size_t)n->ncpus * sizeof *n->cpu));
+    memset(n->cpu, 0, (size_t)n->ncpus * sizeof *n->cpu);
+    return n;
+}
+
+void klock_nodes_destroy(klock_nodes_t *n)
+{
+    if (!n)
+        return;
+    free(n->qnodes);
+    free(n->cpu);
+    free(n);
+}
+
+klock_t *klock_create_at(machine_t *m, lock_kind_t kind, maddr_t word, klock_nodes_t *nodes)
 {
     if ((unsigned)kind >= LOCK_NKINDS)
         return NULL;
-    const platform_t *p = machine_platform(m);
     klock_t *l = xcalloc(1, sizeof *l);
     l->kind = kind;
     l->m = m;
     l->word = word;
-    l->ncpus = machine_ncpus(m);
-    /* At least the 4 x 16 bytes of a CPU's MCS nodes. */
-    l->line = p->line_bytes > 64 ? p->line_bytes : 64;
-    l->priv = xcalloc((size_t)l->ncpus * PRIV_STRIDE, sizeof *l->priv);
-    if (kind == LOCK_QSPIN) {
-        l->qnodes = xcalloc((size_t)l->ncpus, sizeof *l->qnodes);
-        for (int i = 0; i < l->ncpus; i++)
-            l->qnodes[i] = machine_alloc(m, p->cpu_node[i], (size_t)l->line);
+    l->nodes = nodes;
+    if (!nodes) {
+        l->nodes = klock_nodes_create(m);
+        l->own_nodes = 1;
     }
     return l;
 }
 
-klock_t *klock_create(machine_t *m, lock_kind_t kind, int home)
+klock_t *klock_create(machine_t *m, lock_kind_t kind, int home, klock_nodes_t *nodes)
 {
     if ((unsigned)kind >= LOCK_NKINDS)
         return NULL;
-    const platform_t *p = machine_platform(m);
-    int line = p->line_bytes > 64 ? p->line_bytes : 64;
-    klock_t *l = klock_create_at(m, kind, machine_alloc(m, home, (size_t)line));
-    l->own_word = 1;
-    return l;
+    return klock_create_at(m, kind, machine_alloc(m, home, (size_t)line_bytes(m)), nodes);
 }
 
 void klock_destroy(klock_t *l)
 {
     if (!l)
         return;
-    if (l->qnodes)
-        for (int i = 0; i < l->ncpus; i++)
-            machine_release(l->m, l->qnodes[i], (size_t)l->line);
-    if (l->own_word)
-        machine_release(l->m, l->word, (size_t)l->line);
-    free(l->qnodes);
-    free(l->priv);
+    if (l->own_nodes)
+        klock_nodes_destroy(l->nodes);
     free(l);
 }
 
@@ -97,7 +115,8 @@ maddr_t klock_word(const klock_t *l)
 
 maddr_t klock_qnodes(const klock_t *l, int cpu)
 {
-    return l->qnodes && cpu >= 0 && cpu < l->ncpus ? l->qnodes[cpu] : 0;
+    const klock_nodes_t *n = l->nodes;
+    return l->kind == LOCK_QSPIN && cpu >= 0 && cpu < n->ncpus ? n->qnodes[cpu] : 0;
 }
 
 /* --- ticket --- */
@@ -115,11 +134,35 @@ static uint32_t owner_of(uint64_t v)
     return (uint32_t)(v & TICKET_OWNER);
 }
 
+/* The holder's ticket, kept in its CPU's block of the shared nodes; a CPU
+ * that holds more than KCPU_HELD ticket locks at once keeps none for the
+ * rest, and their unlock reads the owner half (the holder's ticket) back. */
+static void keep_ticket(cpu_t *c, klock_t *l, uint32_t t)
+{
+    kcpu_t *k = &l->nodes->cpu[cpu_id(c)];
+    if (k->nheld < KCPU_HELD) {
+        k->held[k->nheld].lock = l;
+        k->held[k->nheld++].ticket = t;
+    }
+}
+
+static uint32_t take_ticket(cpu_t *c, klock_t *l)
+{
+    kcpu_t *k = &l->nodes->cpu[cpu_id(c)];
+    for (uint32_t i = k->nheld; i-- > 0;)
+        if (k->held[i].lock == l) {
+            uint32_t t = k->held[i].ticket;
+            k->held[i] = k->held[--k->nheld];
+            return t;
+        }
+    return owner_of(cpu_read(c, l->word));
+}
+
 static void ticket_lock(cpu_t *c, klock_t *l)
 {
     uint64_t v = cpu_fetch_add_order(c, l->word, TICKET_NEXT, CPU_ACQUIRE);
     uint32_t t = next_of(v);
-    PRIV(l, cpu_id(c)) = t;
+    keep_ticket(c, l, t);
     v += TICKET_NEXT; /* the word as the xadd left it */
     while (owner_of(v) != t) {
         /* Spin on a shared copy of the word until a release (or a new
@@ -136,14 +179,14 @@ static int ticket_trylock(cpu_t *c, klock_t *l)
         return 0;
     if (!cpu_cmpxchg_order(c, l->word, v, v + TICKET_NEXT, CPU_ACQUIRE))
         return 0;
-    PRIV(l, cpu_id(c)) = next_of(v);
+    keep_ticket(c, l, next_of(v));
     return 1;
 }
 
 static void ticket_unlock(cpu_t *c, klock_t *l)
 {
     uint64_t d = 1;
-    if (PRIV(l, cpu_id(c)) == UINT32_MAX)
+    if (take_ticket(c, l) == UINT32_MAX)
         d -= TICKET_NEXT; /* the owner half wraps: no carry into next */
     cpu_fetch_add_order(c, l->word, d, CPU_RELEASE);
 }

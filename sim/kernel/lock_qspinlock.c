@@ -10,7 +10,8 @@
  *   bits 18-63  tail CPU + 1 (0: no queue)
  *
  * and each CPU has QSPIN_NODES MCS nodes (16 bytes each: next, locked),
- * all on one line of that CPU's node, allocated with the lock.
+ * all on one line of that CPU's node, shared by every lock of the machine
+ * (klock_nodes_t), as Linux's per-CPU qnodes[4] are.
  *
  *   fast path  cmpxchg 0 -> locked (acquire). Uncontended: one RMW.
  *   pending    the first waiter, when the word holds only the locked byte,
@@ -57,11 +58,11 @@
  * loops, Linux's generic fallbacks). A failed cmpxchg does not return the
  * word, so the slow path reads it once more. The tail has room for any
  * number of CPUs (Linux's 32-bit word: 14 bits, then pending shrinks).
- * Linux's per-CPU nodes serve every lock; here each lock has its own, so
- * nesting (a tick handler taking another lock while its CPU waits) needs
- * no second node and the index stays 0 in practice; the nesting count,
- * which Linux keeps in a per-CPU variable only its CPU touches, is in
- * host memory and costs nothing.
+ * As in Linux, a CPU's nodes serve every lock: a tick handler that queues
+ * on a lock while its CPU waits in the queue of another takes the next
+ * node (index 1), and so on. The nesting index, which Linux keeps in
+ * node 0's count (a line only its CPU touches), is in host memory and
+ * costs nothing.
  */
 #include "klock_state.h"
 
@@ -86,7 +87,7 @@ static maddr_t decode_tail(const klock_t *l, uint64_t tail)
 {
     int cpu = (int)(tail >> Q_TAIL_CPU_OFF) - 1;
     int idx = (int)((tail >> Q_TAIL_IDX_OFF) & 3);
-    return l->qnodes[cpu] + (maddr_t)idx * QNODE_BYTES;
+    return l->nodes->qnodes[cpu] + (maddr_t)idx * QNODE_BYTES;
 }
 
 /* Waits until (word & mask) == 0, spinning on a shared copy; returns the
@@ -143,14 +144,15 @@ static void qspin_queue(cpu_t *c, klock_t *l)
 {
     maddr_t w = l->word;
     int cpu = cpu_id(c);
-    uint32_t idx = PRIV(l, cpu)++;
+    uint32_t *nest = &l->nodes->cpu[cpu].nest;
+    uint32_t idx = (*nest)++;
     if (idx >= QSPIN_NODES) { /* no node left: spin on trylock */
         while (!qspin_trylock(c, l))
             cpu_relax(c);
         goto release;
     }
     uint64_t tail = encode_tail(cpu, (int)idx);
-    maddr_t node = l->qnodes[cpu] + (maddr_t)idx * QNODE_BYTES;
+    maddr_t node = l->nodes->qnodes[cpu] + (maddr_t)idx * QNODE_BYTES;
     cpu_write(c, node + 8, 0); /* locked */
     cpu_write(c, node, 0);     /* next */
     if (qspin_trylock(c, l))
@@ -180,7 +182,7 @@ static void qspin_queue(cpu_t *c, klock_t *l)
     }
     cpu_write_release(c, next + 8, 1); /* the successor is the head now */
 release:
-    PRIV(l, cpu)--;
+    (*nest)--;
 }
 
 /* queued_spin_lock_slowpath from its start to the queue. */

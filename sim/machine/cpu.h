@@ -80,6 +80,17 @@ typedef struct {
      * code fetches above found in a second level, or walked, and what the
      * translations cost (in the accesses' and code's cycles already). */
     uint64_t tlb2_hits, tlb_walks, tlb_cycles;
+    /* The core (platform prop core; all 0 with core none, the default):
+     * issue_cycles, a term of the counter, are cycles of issuing
+     * instructions (cpu_insns, and one per access); of the accesses' and
+     * code's cycles above, hidden_cycles overlapped other work and are not
+     * on the counter (subtract them), stall_cycles were paid later than
+     * their access, at a use, a dependent load, a full window or a drain. */
+    uint64_t issue_cycles;
+    uint64_t stall_cycles;
+    uint64_t hidden_cycles;
+    uint64_t overlapped;    /* misses issued while another was outstanding */
+    uint64_t code_streamed; /* code lines fetched ahead of their use (cpu_exec) */
 } cpu_anatomy_t;
 
 /* sum += b - a, field by field (a NULL: zero), for every counter above. */
@@ -113,6 +124,9 @@ uint64_t machine_freed_writes(const machine_t *m);
  * platform's text_node; -1 when the platform gives it no size, or on the
  * native machine (whose code is real). The same unit gives the same handle. */
 int machine_code(machine_t *m, const char *unit);
+/* The same for a unit of the given size, whatever the platform says (for
+ * probes of the front end: code_N); -1 on the native machine. */
+int machine_code_bytes(machine_t *m, const char *unit, uint64_t bytes);
 
 /* Adds a uniform draw in [0, max_cycles] to every miss (simulated machine
  * only; the host has its own noise). */
@@ -198,6 +212,34 @@ void cpu_flush_cache(cpu_t *c, int with_code);
 /* Lets every other CPU catch up to this CPU's cycle, so that what is read
  * from simulated state next (at no cost) is as of now. */
 void cpu_sync(cpu_t *c);
+
+/* The core that executes (platform prop core, machine/simgrid/core.h).
+ * Code tells the core what it cannot see from a synchronous API: how many
+ * plain instructions it runs, and which loads' values it uses when. A load
+ * started by cpu_read_dep returns its value at once (the value as of its
+ * start, as every access), but the CPU pays its latency only where the
+ * value is needed: at cpu_use of its token, at a load that names it as
+ * dep (its address came from that value: a pointer chase), or at a drain
+ * (fences, serialising instructions, and on an out-of-order core the
+ * RMWs). Every other access still waits for its own value, as today.
+ * With core none (every committed platform) and on the native machine,
+ * cpu_insns, cpu_use and cpu_serialize do nothing and cpu_read_dep is
+ * cpu_read with *tok = 0, so code annotated for the core runs unchanged.
+ * A token is never reused; one whose load has completed (or 0) costs
+ * nothing to use. */
+typedef uint64_t cpu_tok_t;
+/* n plain instructions, issued in order at the platform's core_width a
+ * cycle (and on an out-of-order core within core_rob of the oldest
+ * load still outstanding). */
+void cpu_insns(cpu_t *c, uint64_t n);
+/* A plain load of the word at a whose address depends on the load dep (0:
+ * none); *tok names it for cpu_use and later dependent loads. */
+uint64_t cpu_read_dep(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok);
+/* The first use of load tok's value: waits until it has arrived. */
+void cpu_use(cpu_t *c, cpu_tok_t tok);
+/* A serialising instruction: every load outstanding completes, then
+ * core_serialize_cycles. */
+void cpu_serialize(cpu_t *c);
 
 /* This CPU made progress (a measured call returned). The native machine
  * stops a run in which no CPU says so for its timeout; the simulated one,

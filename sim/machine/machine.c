@@ -78,6 +78,11 @@ int machine_code(machine_t *m, const char *unit)
     return machine_ops(m)->code ? machine_ops(m)->code(m, unit) : -1;
 }
 
+int machine_code_bytes(machine_t *m, const char *unit, uint64_t bytes)
+{
+    return machine_ops(m)->code_bytes ? machine_ops(m)->code_bytes(m, unit, bytes) : -1;
+}
+
 void cpu_anatomy_accumulate(cpu_anatomy_t *sum, const cpu_anatomy_t *a, const cpu_anatomy_t *b)
 {
     /* cpu_anatomy_t is counters only, all uint64_t */
@@ -130,6 +135,33 @@ void cpu_wmb(cpu_t *c)
 void cpu_rmb(cpu_t *c)
 {
     cpu_ops(c)->barrier(c, CPU_RMB);
+}
+
+/* The core's calls: a NULL op is a machine without a core (cpu.h). */
+void cpu_insns(cpu_t *c, uint64_t n)
+{
+    if (cpu_ops(c)->insns)
+        cpu_ops(c)->insns(c, n);
+}
+
+uint64_t cpu_read_dep(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok)
+{
+    if (cpu_ops(c)->read_dep)
+        return cpu_ops(c)->read_dep(c, a, dep, tok);
+    *tok = 0;
+    return cpu_ops(c)->read(c, a);
+}
+
+void cpu_use(cpu_t *c, cpu_tok_t tok)
+{
+    if (cpu_ops(c)->use)
+        cpu_ops(c)->use(c, tok);
+}
+
+void cpu_serialize(cpu_t *c)
+{
+    if (cpu_ops(c)->serialize)
+        cpu_ops(c)->serialize(c);
 }
 
 void cpu_progress(cpu_t *c)

@@ -81,7 +81,7 @@ static void setup(machine_t *m, void *arg)
     X->period = X->hz > 0 ? (uint64_t)(p->clock_mhz * 1e6 / X->hz + 0.5) : 0;
     X->tc = tcore_create(m, TIMER_CLASSIC, 0, X->period > 0 ? X->period : 1ull << 50, 0);
     X->timer = timer_alloc(X->tc, n0, tcore_register_fn(X->tc, no_fn, NULL), 0);
-    if (X->only_cache) {
+    if (X->only_cache || X->only_core) {
         /* the empty timing and the hit only (the timer and the bases keep
          * their addresses: the pause rows see the same sets) */
         for (int i = 2; i < X->ncells; i++)
@@ -232,8 +232,8 @@ static void program(cpu_t *c, void *arg)
     cpu_irq_disable(c); /* the tick only in the ticks-on pause cells */
     for (i = 0; i < X->ncells; i++) {
         cell_t *k = &X->cells[i];
-        if (k->kind == K_PAUSE || k->kind == K_CHASE || k->kind == K_PAGES)
-            break; /* probe_cache.c's, on CPU 0 alone */
+        if (k->kind >= K_CHASE)
+            break; /* probe_cache.c's and probe_core.c's, on CPU 0 alone */
         if (k->kind == K_PP_LDST || k->kind == K_PP_CAS) {
             probe_barrier(c, X);
             pingpong(c, k, X->reps);
@@ -269,7 +269,7 @@ static const char *kind_name(const cell_t *k, char *buf, size_t n)
                                         "pingpong_ldst",  "pingpong_cas", "timer_ops"};
     if (k->kind == K_STORE_INVAL)
         snprintf(buf, n, "store_inval_%d", k->nsharers);
-    else if (k->kind == K_CHASE || k->kind == K_PAUSE || k->kind == K_PAGES)
+    else if (k->kind >= K_CHASE)
         probe_cache_name(k, buf, n);
     else
         snprintf(buf, n, "%s", names[k->kind]);
@@ -334,6 +334,7 @@ int probe_run(platform_t *p, host_t *host, const probe_opts_t *o, const char *ar
     X.pauses = o->pauses ? o->pauses : decades;
     X.npauses = o->pauses ? o->npauses : (int)(sizeof decades / sizeof *decades);
     X.only_cache = o->only_cache;
+    X.only_core = o->only_core;
     machine_hooks_t hooks = {.setup = start_programs, .arg = &X};
     start_t st = {.host = host, .platform = p, .argv0 = argv0, .seed = 1, .hooks = &hooks};
     st.native.timeout_s = 60;

@@ -32,6 +32,13 @@
  *                           cpu_work, interrupts off (P = 0, 10, ..., 10^7,
  *                           or the pauses asked for)
  *   timer_ops_pause_tick_P  the same with the tick at hz
+ *   mlp_K            K independent pointer chases interleaved through a
+ *                    working set of chase_max (per load, of
+ *                    PROBE_CHASE_BATCH): the misses the core overlaps,
+ *                    K = 1..16 (only with only_core; probe_core.c)
+ *   code_N           a call through a code unit of N cold lines, after
+ *                    cpu_flush_cache(c, 1): the front end's stream
+ *                    (only with only_core; 0 natively, whose code is real)
  * Node pairs: every ordered pair when nodes^2 <= PROBE_ALL_PAIRS_MAX, else
  * from node 0 to every node. Same-node pairs use a node's first two CPUs.
  * The chase and pause cells run on CPU 0 (probe_cache.c).
@@ -59,6 +66,7 @@ typedef struct {
     const uint64_t *pauses; /* [npauses] the pauses P of the timer_ops_pause rows, */
     int npauses;            /* ascending; NULL: 0, 10, 100, ..., 10^7 */
     int only_cache;         /* only timer_overhead and the pause and chase rows */
+    int only_core;          /* only timer_overhead and the core's rows mlp_K, code_N */
 } probe_opts_t;
 
 #define PROBE_PAUSES_MAX 256

@@ -113,6 +113,10 @@ void probe_cache_cells(probe_ctx_t *X, machine_t *m)
     int n0 = p->cpu_node[0];
     uint64_t line = (uint64_t)p->line_bytes;
     X->section = machine_alloc(m, n0, (size_t)line); /* after the other cells' lines */
+    if (X->only_core) {
+        probe_core_cells(X, m);
+        return;
+    }
     for (int ticks = 0; ticks < 2; ticks++) {
         for (int i = 0; i < X->npauses; i++) {
             uint64_t pause = X->pauses[i];
@@ -183,7 +187,9 @@ uint64_t probe_pages_max(const platform_t *p, uint64_t chase_max)
 
 void probe_cache_name(const cell_t *k, char *buf, size_t n)
 {
-    if (k->kind == K_PAGES)
+    if (k->kind == K_MLP || k->kind == K_CODE)
+        probe_core_name(k, buf, n);
+    else if (k->kind == K_PAGES)
         snprintf(buf, n, "pages_%llu", (unsigned long long)k->bytes);
     else if (k->kind == K_CHASE)
         snprintf(buf, n, "chase_%llu", (unsigned long long)k->bytes);
@@ -253,8 +259,7 @@ static void chase(cpu_t *c, probe_ctx_t *X, cell_t *k)
 {
     machine_t *m = cpu_machine(c);
     uint32_t line = (uint32_t)X->p->line_bytes;
-    if (!X->chase_buf)
-        X->chase_buf = machine_alloc(m, k->home, (size_t)X->chase_max);
+    probe_chase_buf(c, X);
     uint64_t page = X->p->page_bytes > 0 ? (uint64_t)X->p->page_bytes : PAGE_BYTES;
     /* the buffer starts on a page boundary natively (the arena is page
      * aligned, a slice of it line aligned): the rings use whole pages */
@@ -321,9 +326,7 @@ void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first)
     cpu_flush_cache(c, 1);
     for (int i = first; i < X->ncells; i++) {
         cell_t *k = &X->cells[i];
-        int want = k->kind == K_CHASE || k->kind == K_PAGES ? SEC_CHASE
-                   : k->ticks                               ? SEC_TICKS
-                                                            : SEC_QUIET;
+        int want = k->kind != K_PAUSE ? SEC_CHASE : k->ticks ? SEC_TICKS : SEC_QUIET;
         if (want != state) {
             if (want == SEC_TICKS)
                 cpu_irq_enable(c);
@@ -332,7 +335,9 @@ void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first)
             cpu_write(c, X->section, (uint64_t)want);
             state = want;
         }
-        if (k->kind == K_CHASE || k->kind == K_PAGES)
+        if (k->kind == K_MLP || k->kind == K_CODE)
+            probe_core_run(c, X, k);
+        else if (k->kind == K_CHASE || k->kind == K_PAGES)
             chase(c, X, k);
         else
             for (int r = 0; r < k->reps; r++)

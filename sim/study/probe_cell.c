@@ -4,10 +4,11 @@
  * A cell is one row of the CSV: a probe between two CPUs, with its raw
  * samples (in host memory, written by the timing CPU only). probe.c builds
  * the cells of the coherence probes and runs them; probe_cache.c those of
- * the chase and pause probes. Both use the barrier (a counter and a
- * generation word in machine memory: fetch-and-add, then spin, the same on
- * simulated CPUs and real threads) and the timed timer pair, which live
- * here so that calls go one way: probe.c -> probe_cache.c -> probe_cell.c.
+ * the chase and pause probes, probe_core.c those of the core. They use the
+ * barrier (a counter and a generation word in machine memory:
+ * fetch-and-add, then spin, the same on simulated CPUs and real threads),
+ * the timed timer pair and the chase buffer, which live here so that calls
+ * go one way: probe.c -> probe_cache.c -> probe_core.c -> probe_cell.c.
  */
 #include "probe_internal.h"
 
@@ -53,4 +54,11 @@ void probe_timer_pair(cpu_t *c, const probe_ctx_t *X)
 {
     mod_timer(c, X->tc, X->timer, read_jiffies(c, X->tc) + 100);
     del_timer(c, X->tc, X->timer);
+}
+
+maddr_t probe_chase_buf(cpu_t *c, probe_ctx_t *X)
+{
+    if (!X->chase_buf)
+        X->chase_buf = machine_alloc(cpu_machine(c), X->p->cpu_node[0], (size_t)X->chase_max);
+    return X->chase_buf;
 }

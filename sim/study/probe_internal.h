@@ -1,8 +1,9 @@
 /* probe_internal: what the probe's files share: probe.c (the coherence
  * probes, the program, the statistics), probe_cache.c (the pointer chase
- * and the pause probes) and probe_cell.c (the cells, the barrier, the timer
- * pair). Calls go one way: probe.c -> probe_cache.c -> probe_cell.c. Not an
- * API: only these files include it. */
+ * and the pause probes), probe_core.c (the core's probes, run in
+ * probe_cache.c's section) and probe_cell.c (the cells, the barrier, the
+ * timer pair). Calls go one way: probe.c -> probe_cache.c -> probe_core.c
+ * -> probe_cell.c. Not an API: only these files include it. */
 #ifndef NUMASIM_PROBE_INTERNAL_H
 #define NUMASIM_PROBE_INTERNAL_H
 
@@ -27,7 +28,9 @@ typedef enum {
     K_TIMER_OPS,
     K_CHASE, /* probe_cache.c */
     K_PAUSE, /* probe_cache.c */
-    K_PAGES  /* probe_cache.c */
+    K_PAGES, /* probe_cache.c */
+    K_MLP,   /* probe_core.c */
+    K_CODE   /* probe_core.c */
 } kind_t;
 
 typedef struct {
@@ -38,7 +41,7 @@ typedef struct {
     maddr_t line;   /* the probed line (0 for the chase and pause cells) */
     int reps;       /* samples */
     int batch;      /* operations timed together in one sample */
-    uint64_t bytes; /* chase: the working set; pages: the pages */
+    uint64_t bytes; /* chase: the working set; pages: the pages; mlp: K; code: N */
     uint64_t pause; /* timer_ops_pause: cycles of work before the pair */
     int ticks;      /* timer_ops_pause: with the tick (interrupts enabled) */
     double *sample; /* [reps] raw cycles */
@@ -57,6 +60,7 @@ typedef struct {
     uint64_t chase_max; /* the largest working set; its buffer is allocated by the first chase */
     maddr_t section;    /* probe_cache.c: what CPU 0 is doing, for the CPUs that wait */
     int only_cache;     /* probe_opts_t's */
+    int only_core;      /* probe_opts_t's */
     const uint64_t *pauses; /* [npauses] of the pause rows */
     int npauses;
     maddr_t chase_buf;
@@ -83,7 +87,17 @@ void probe_cache_cells(probe_ctx_t *X, machine_t *m);
  * CPU 0 runs the cells, the others wait (see probe_cache.c). Interrupts
  * are disabled on entry and on return. */
 void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first);
-/* The row name of a chase or pause cell. */
+/* The row name of a chase, pause, mlp or code cell. */
 void probe_cache_name(const cell_t *k, char *buf, size_t n);
+
+/* probe_core.c: adds the mlp_K and code_N cells. */
+void probe_core_cells(probe_ctx_t *X, machine_t *m);
+/* probe_core.c: runs an mlp or code cell on CPU 0 (interrupts off). */
+void probe_core_run(cpu_t *c, probe_ctx_t *X, cell_t *k);
+/* probe_core.c: the row name of an mlp or code cell. */
+void probe_core_name(const cell_t *k, char *buf, size_t n);
+/* probe_cell.c: the chase buffer of probe_cache.c and probe_core.c,
+ * chase_max bytes on CPU 0's node, allocated at its first use. */
+maddr_t probe_chase_buf(cpu_t *c, probe_ctx_t *X);
 
 #endif

@@ -1,6 +1,6 @@
 #!/bin/bash
 # e2e: `numasim platform` on a good file (text and --csv) and on bad files
-# (missing, malformed, negative property): exit 2, one line on stderr that
+# (missing, malformed, negative property, a bad core): exit 2, one line on stderr that
 # starts with the file path, nothing on stdout, never a SimGrid backtrace.
 # Usage: platform.sh NUMASIM_BINARY SOURCE_DIR
 set -u
@@ -54,6 +54,42 @@ expect_user_error "$tmp/negative.xml" "negative property"
 line=$(grep -n 'value="-5"' "$tmp/negative.xml" | cut -d: -f1)
 [[ "$err" == "$tmp/negative.xml:$line: "*mem_local_cycles* ]] ||
     fail "negative property: expected '$tmp/negative.xml:$line: ...mem_local_cycles...', got: $err"
+
+# --- the core's props: each bad value is one line at its own line ---
+with_core() { # FILE PROPS...: numa32 with the props after its memory_model
+    local f=$1
+    shift
+    awk -v add="$*" '{ print } /<prop id="memory_model"/ {
+        n = split(add, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "=")
+        printf "    <prop id=\"%s\" value=\"%s\"/>\n", p[1], p[2] } }' "$good" >"$f"
+}
+with_core "$tmp/core_ok.xml" core=ooo core_width=4 core_rob=128 core_mshr=8 \
+    core_serialize_cycles=30 core_fetch_ahead=4
+run platform "$tmp/core_ok.xml"
+[ "$rc" -eq 0 ] || fail "a good core: exit $rc: $err"
+grep -q '^core: out of order, 4 instructions a cycle, window 128, 8 misses outstanding' <<<"$out" ||
+    fail "a good core: no core line in: $(grep core <<<"$out")"
+run platform "$good"
+! grep -q '^core:' <<<"$out" || fail "core none printed a core line"
+while IFS='|' read -r props bad what; do
+    f=$tmp/core_bad.xml
+    # shellcheck disable=SC2086 # props are words
+    with_core "$f" $props
+    expect_user_error "$f" "$what"
+    line=$(grep -n "id=\"$bad\"" "$f" | cut -d: -f1)
+    [[ "$err" == "$f:$line: "*"'$bad'"* ]] || fail "$what: expected '$f:$line: ...$bad...', got: $err"
+done <<'EOF'
+core=superscalar|core|unknown core
+core=ooo core_width=0|core_width|width 0
+core=inorder core_width=65|core_width|width above 64
+core=ooo core_width=4 core_rob=2|core_rob|rob below width
+core=inorder core_rob=64|core_rob|rob on an in-order core
+core=ooo core_mshr=0|core_mshr|no miss register
+core=ooo core_fetch_ahead=65|core_fetch_ahead|fetch ahead above 64
+core=ooo core_serialize_cycles=-1|core_serialize_cycles|negative serialise cost
+core_mshr=4|core_mshr|core prop without core
+core=none core_width=2|core_width|core prop with core none
+EOF
 
 if [ "$fails" -ne 0 ]; then
     echo "e2e platform: $fails check(s) failed" >&2

@@ -10,7 +10,13 @@
  * interrupts enabled and no nesting of the softirq itself. A tick that comes
  * while the softirq runs only marks it pending, and the softirq goes round
  * again when it ends (__do_softirq's restart, at most 10 times).
+ *
+ * A 6.1 core (TIMER_V61, TIMER_V61_RT) shares jiffies, the function table,
+ * the code units and the softirq bookkeeping; its bases, locks and tick are
+ * timer61/base61.c's, and each function below that touches a base or a
+ * timer dispatches on the design.
  */
+#include "timer61/core61.h"
 #include "timer_internal.h"
 #include "timer_wheel.h"
 
@@ -37,7 +43,11 @@ static const char *const kCodeNames[KCODE_N] = {"tick",
                                                 "mod_timer",
                                                 "del_timer",
                                                 "try_to_del_timer_sync",
-                                                STRATEGY_TABLE(CODE_NAME_OF_STRATEGY)};
+                                                STRATEGY_TABLE(CODE_NAME_OF_STRATEGY) "tick61",
+                                                "run_timers61",
+                                                "mod_timer61",
+                                                "del_timer61",
+                                                "try_to_del_timer_sync61"};
 #undef CODE_NAME_OF_STRATEGY
 
 const char *tcore_code_name(kcode_t unit)
@@ -88,27 +98,43 @@ static void tick(cpu_t *c, void *arg)
 tcore_t *tcore_create(machine_t *m, timer_design_t design, int last_running, uint64_t period_cycles,
                       int timekeeper_cpu)
 {
+    tcore_config_t cfg = {.design = design,
+                          .last_running = last_running,
+                          .period_cycles = period_cycles,
+                          .timekeeper_cpu = timekeeper_cpu,
+                          .hz = 1000,
+                          .lock = LOCK_TAS};
+    return tcore_create_config(m, &cfg);
+}
+
+tcore_t *tcore_create_config(machine_t *m, const tcore_config_t *cfg)
+{
     const platform_t *p = machine_platform(m);
     tcore_t *tc = xcalloc(1, sizeof *tc);
     tc->m = m;
-    tc->design = design;
-    tc->last_running = last_running && design == TIMER_CLASSIC;
+    tc->design = cfg->design;
+    tc->last_running = cfg->last_running && cfg->design == TIMER_CLASSIC;
     tc->ncpus = p->ncpus;
-    tc->timekeeper = timekeeper_cpu;
+    tc->timekeeper = cfg->timekeeper_cpu;
     tc->base = xcalloc((size_t)tc->ncpus, sizeof *tc->base);
     tc->stack = xcalloc((size_t)tc->ncpus, sizeof *tc->stack);
     tc->in_softirq = xcalloc((size_t)tc->ncpus, sizeof *tc->in_softirq);
     tc->softirq_pending = xcalloc((size_t)tc->ncpus, sizeof *tc->softirq_pending);
     tc->runs = xcalloc((size_t)tc->ncpus, sizeof *tc->runs);
-    for (int i = 0; i < tc->ncpus; i++) {
+    for (int i = 0; i < tc->ncpus && !tcore_is_v61(tc); i++) {
         tc->base[i] = machine_alloc(tc->m, p->cpu_node[i], BASE_SIZE);
         init_base(m, tc->base[i]);
         tc->stack[i] = machine_alloc(tc->m, p->cpu_node[i], 16);
     }
-    tc->jiffies = machine_alloc(tc->m, p->cpu_node[timekeeper_cpu], 8);
+    tc->jiffies = machine_alloc(tc->m, p->cpu_node[tc->timekeeper], 8);
     for (int u = 0; u < KCODE_N; u++)
         tc->code[u] = machine_code(m, kCodeNames[u]);
-    machine_set_tick(m, period_cycles, period_cycles, tick, tc);
+    if (tcore_is_v61(tc)) {
+        core61_create(tc, cfg); /* its bases and its tick */
+        for (int i = 0; i < tc->ncpus; i++)
+            tc->base[i] = base61_at(tc, i, 0)->w->base;
+    } else
+        machine_set_tick(m, cfg->period_cycles, cfg->period_cycles, tick, tc);
     return tc;
 }
 
@@ -116,6 +142,7 @@ void tcore_destroy(tcore_t *tc)
 {
     if (!tc)
         return;
+    core61_destroy(tc);
     free(tc->base);
     free(tc->stack);
     free(tc->in_softirq);
@@ -159,7 +186,8 @@ maddr_t tcore_base(const tcore_t *tc, int cpu)
 int tcore_base_cpu(const tcore_t *tc, maddr_t base)
 {
     for (int i = 0; i < tc->ncpus; i++)
-        if (tc->base[i] == base)
+        if (tc->base[i] == base ||
+            (tc->v61 && base61_at(tc, i, TIMER_F_DEFERRABLE)->w->base == base))
             return i;
     return -1;
 }
@@ -185,6 +213,13 @@ static maddr_t first_base_of_node(const tcore_t *tc, int node)
 
 maddr_t timer_alloc(tcore_t *tc, int node, int fn_id, uint64_t data)
 {
+    return timer_alloc_flags(tc, node, fn_id, data, 0);
+}
+
+maddr_t timer_alloc_flags(tcore_t *tc, int node, int fn_id, uint64_t data, unsigned flags)
+{
+    if (tcore_is_v61(tc))
+        return timer61_alloc(tc, node, fn_id, data, flags);
     maddr_t t = machine_alloc(tc->m, node, TIMER_SIZE);
     machine_poke(tc->m, t + TIMER_MAGIC, TIMER_MAGIC_VALUE);
     machine_poke(tc->m, t + TIMER_FUNCTION, (uint64_t)fn_id);
@@ -197,6 +232,8 @@ maddr_t timer_alloc(tcore_t *tc, int node, int fn_id, uint64_t data)
 
 maddr_t timer_alloc_on(cpu_t *c, tcore_t *tc, int node, int fn_id, uint64_t data)
 {
+    if (tcore_is_v61(tc))
+        return timer61_alloc_on(c, tc, node, fn_id, data);
     maddr_t t = machine_alloc(tc->m, node, TIMER_SIZE);
     cpu_write(c, t + TIMER_ENTRY_NEXT, 0);
     cpu_write(c, t + TIMER_LOCK, 0);
@@ -210,15 +247,50 @@ maddr_t timer_alloc_on(cpu_t *c, tcore_t *tc, int node, int fn_id, uint64_t data
 
 void timer_free(cpu_t *c, tcore_t *tc, maddr_t t)
 {
-    machine_release(tc->m, t, TIMER_SIZE);
+    machine_release(tc->m, t, tcore_is_v61(tc) ? W61_TIMER_SIZE : TIMER_SIZE);
     tcore_emit(tc, TEV_FREED, c, t);
+}
+
+unsigned timer_data_offset(const tcore_t *tc)
+{
+    return tcore_is_v61(tc) ? W61_TIMER_DATA : TIMER_DATA;
+}
+
+void timer_set_data(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t v)
+{
+    cpu_write(c, t + timer_data_offset(tc), v);
 }
 
 int timer_is_pending_now(const tcore_t *tc, maddr_t t)
 {
+    if (tcore_is_v61(tc))
+        return machine_peek(tc->m, t + W61_TIMER_PPREV) != 0;
     if (tc->design == TIMER_CLASSIC)
         return machine_peek(tc->m, t + TIMER_BASE) != 0;
     return machine_peek(tc->m, t + TIMER_ENTRY_NEXT) != 0;
+}
+
+uint64_t timer_expires_now(const tcore_t *tc, maddr_t t)
+{
+    return machine_peek(tc->m, t + (tcore_is_v61(tc) ? W61_TIMER_EXPIRES : TIMER_EXPIRES));
+}
+
+int timer_is_shutdown_now(const tcore_t *tc, maddr_t t)
+{
+    return tcore_is_v61(tc) && machine_peek(tc->m, t + W61_TIMER_FUNCTION) == 0;
+}
+
+int timer_cpu_now(const tcore_t *tc, maddr_t t)
+{
+    if (tcore_is_v61(tc))
+        return (int)(machine_peek(tc->m, t + W61_TIMER_FLAGS) & W61_TIMER_CPUMASK);
+    maddr_t b = machine_peek(tc->m, t + TIMER_BASE);
+    return b ? tcore_base_cpu(tc, b) : -1;
+}
+
+uint64_t tcore_last_fire_clk(const tcore_t *tc, int cpu)
+{
+    return tc->v61 ? tc->v61->fire_clk[cpu] : tcore_jiffies_now(tc);
 }
 
 uint64_t tcore_jiffies_now(const tcore_t *tc)

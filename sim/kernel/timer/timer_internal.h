@@ -11,6 +11,8 @@ typedef struct {
     void *ctx;
 } tcore_fn_t;
 
+typedef struct core61 core61_t; /* the 6.1 core's state (timer61/core61.h) */
+
 struct tcore {
     machine_t *m;
     timer_design_t design;
@@ -29,7 +31,13 @@ struct tcore {
     tcore_observer_t obs;
     void *obs_ctx;
     int code[KCODE_N]; /* machine_code handles */
+    core61_t *v61;     /* TIMER_V61, TIMER_V61_RT: bases, locks, idle words */
 };
+
+static inline int tcore_is_v61(const tcore_t *tc)
+{
+    return tc->design == TIMER_V61 || tc->design == TIMER_V61_RT;
+}
 
 /* Events happen at c's current cycle: let every CPU catch up first, so that
  * the observer sees them in simulated-time order. */

@@ -5,7 +5,9 @@
  * serialises on the timer's own lock and moves the timer to the calling
  * CPU's base. Tracking (2.6.13): timer->base always names a base; pending
  * iff entry.next != NULL; lock_timer_base() finds and locks the base.
+ * The 6.1 designs go to timer61/ops61.c before any 2.6 code unit is run.
  */
+#include "timer61/core61.h"
 #include "timer_internal.h"
 #include "timer_list.h"
 #include "timer_wheel.h"
@@ -14,6 +16,8 @@
 
 static int is_pending(cpu_t *c, tcore_t *tc, maddr_t t)
 {
+    if (tcore_is_v61(tc))
+        return wheel61_timer_pending(c, t);
     if (tc->design == TIMER_CLASSIC)
         return cpu_read(c, t + TIMER_BASE) != 0;
     return cpu_read(c, t + TIMER_ENTRY_NEXT) != 0;
@@ -163,6 +167,8 @@ static int del_tracking(cpu_t *c, tcore_t *tc, maddr_t t)
 
 int try_to_del_timer_sync(cpu_t *c, tcore_t *tc, maddr_t t)
 {
+    if (tcore_is_v61(tc))
+        return try_del61(c, tc, t, 0);
     tcore_exec(c, tc, KCODE_TRY_TO_DEL_TIMER_SYNC);
     int ret = -1;
     maddr_t b = lock_timer_base(c, t);
@@ -181,6 +187,12 @@ int try_to_del_timer_sync(cpu_t *c, tcore_t *tc, maddr_t t)
 
 int mod_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
 {
+    if (tcore_is_v61(tc)) {
+        int queued, ret = mod61(c, tc, t, expires, 0, &queued);
+        if (queued)
+            tcore_emit(tc, TEV_QUEUED, c, t);
+        return ret;
+    }
     tcore_exec(c, tc, KCODE_MOD_TIMER);
     if (tc->design == TIMER_CLASSIC)
         check_timer(c, tc, t);
@@ -194,9 +206,21 @@ int mod_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
 }
 
 /* add_timer is __mod_timer(t, t->expires): BUG_ON(pending), then the full
- * path, without mod_timer's same-expiry fast path. */
+ * path, without mod_timer's same-expiry fast path. 6.1 warns and returns
+ * (WARN_ON_ONCE), reported as TEV_BUG too. */
 void add_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
 {
+    if (tcore_is_v61(tc)) {
+        int queued;
+        if (wheel61_timer_pending(c, t)) {
+            tcore_emit(tc, TEV_BUG, c, t);
+            return;
+        }
+        mod61(c, tc, t, expires, 1, &queued);
+        if (queued)
+            tcore_emit(tc, TEV_QUEUED, c, t);
+        return;
+    }
     tcore_exec(c, tc, KCODE_MOD_TIMER);
     if (is_pending(c, tc, t))
         tcore_emit(tc, TEV_BUG, c, t); /* BUG_ON(timer_pending) */
@@ -211,8 +235,13 @@ void add_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
 
 int del_timer(cpu_t *c, tcore_t *tc, maddr_t t)
 {
-    tcore_exec(c, tc, KCODE_DEL_TIMER);
-    int ret = tc->design == TIMER_CLASSIC ? del_classic(c, tc, t) : del_tracking(c, tc, t);
+    int ret;
+    if (tcore_is_v61(tc))
+        ret = del61(c, tc, t, 0);
+    else {
+        tcore_exec(c, tc, KCODE_DEL_TIMER);
+        ret = tc->design == TIMER_CLASSIC ? del_classic(c, tc, t) : del_tracking(c, tc, t);
+    }
     if (ret)
         tcore_emit(tc, TEV_DEQUEUED, c, t);
     return ret;

@@ -60,6 +60,8 @@
  *                        1012-1148 is wheel61_forward, for the caller to call.
  *   wheel61_del          detach_if_pending 886-901 with detach_timer 874-884,
  *                        clear_pending; leaves out debug objects.
+ *                        wheel61_detach_if_pending: the same with
+ *                        clear_pending the caller's (__mod_timer's false).
  *   wheel61_forward      forward_timer_base 945-968: all of it, jiffies given.
  *   wheel61_next_expiry  the recalc of get_next_timer_interrupt 1922-1971
  *                        (1936-1938) with __next_timer_interrupt 1808-1878 and
@@ -76,6 +78,10 @@
  *                        function is given the collection's jiffy (Linux's
  *                        baseclk, for tracing, re-reads base->clk - 1 per list,
  *                        which a function that forwarded the base has moved).
+ *                        wheel61_run_hooks adds a hook before running_timer
+ *                        is set (the claim, for an observer) and one after
+ *                        it is cleared (where expire_timers calls
+ *                        timer_sync_wait_running).
  *   wheel61_base_create  init_timer_cpu 2285-2298.
  *   wheel61_timer_alloc  do_init_timer 840-863 (flags as given).
  *
@@ -226,6 +232,11 @@ static void detach_timer(cpu_t *c, maddr_t t, int clear_pending)
 
 int wheel61_del(cpu_t *c, wheel61_t *w, maddr_t t)
 {
+    return wheel61_detach_if_pending(c, w, t, 1);
+}
+
+int wheel61_detach_if_pending(cpu_t *c, wheel61_t *w, maddr_t t, int clear_pending)
+{
     unsigned idx = (unsigned)((cpu_read(c, t + W61_TIMER_FLAGS) & W61_TIMER_ARRAYMASK) >>
                               W61_TIMER_ARRAYSHIFT);
     maddr_t pprev = cpu_read(c, t + W61_TIMER_PPREV);
@@ -238,7 +249,7 @@ int wheel61_del(cpu_t *c, wheel61_t *w, maddr_t t)
         cpu_write(c, mw, cpu_read(c, mw) & ~(1ull << (idx % W61_LVL_SIZE)));
         cpu_write(c, w->base + W61_BASE_NEXT_EXPIRY_RECALC, 1);
     }
-    detach_timer(c, t, 1);
+    detach_timer(c, t, clear_pending);
     return 1;
 }
 
@@ -345,7 +356,7 @@ static int collect_expired_timers(cpu_t *c, wheel61_t *w)
  * it was collected at (Linux reads base->clk - 1 here, for tracing only,
  * which a function that forwarded the base has moved). */
 static uint64_t expire_timers(cpu_t *c, wheel61_t *w, maddr_t head, uint64_t baseclk,
-                              wheel61_fn_t fn, void *ctx)
+                              const wheel61_hooks_t *h)
 {
     maddr_t b = w->base;
     uint64_t n = 0;
@@ -353,24 +364,36 @@ static uint64_t expire_timers(cpu_t *c, wheel61_t *w, maddr_t head, uint64_t bas
         maddr_t t = cpu_read(c, head);
         if (!t)
             break;
+        if (h->claim)
+            h->claim(c, w, t, baseclk, h->ctx);
         cpu_write(c, b + W61_BASE_RUNNING_TIMER, t);
         detach_timer(c, t, 1);
         uint64_t f = cpu_read(c, t + W61_TIMER_FUNCTION);
         if (!f) { /* "should never happen" */
             w->warnings++;
             cpu_write(c, b + W61_BASE_RUNNING_TIMER, 0);
+            if (h->after)
+                h->after(c, w, t, 0, h->ctx);
             continue;
         }
         uint64_t data = cpu_read(c, t + W61_TIMER_DATA);
         /* Linux drops the base lock here (the caller's, in numasim) */
-        fn(c, w, t, f, data, baseclk, ctx);
+        h->fn(c, w, t, f, data, baseclk, h->ctx);
         cpu_write(c, b + W61_BASE_RUNNING_TIMER, 0);
+        if (h->after)
+            h->after(c, w, t, 1, h->ctx);
         n++;
     }
     return n;
 }
 
 uint64_t wheel61_run(cpu_t *c, wheel61_t *w, uint64_t jnow, wheel61_fn_t fn, void *ctx)
+{
+    wheel61_hooks_t h = {NULL, fn, NULL, ctx};
+    return wheel61_run_hooks(c, w, jnow, &h);
+}
+
+uint64_t wheel61_run_hooks(cpu_t *c, wheel61_t *w, uint64_t jnow, const wheel61_hooks_t *h)
 {
     maddr_t b = w->base;
     uint64_t n = 0;
@@ -388,7 +411,7 @@ uint64_t wheel61_run(cpu_t *c, wheel61_t *w, uint64_t jnow, wheel61_fn_t fn, voi
         cpu_write(c, b + W61_BASE_CLK, clk + 1);
         cpu_write(c, b + W61_BASE_NEXT_EXPIRY, next_timer_interrupt(c, w));
         while (levels--) /* the highest level first */
-            n += expire_timers(c, w, w->heads + 8 * (maddr_t)levels, clk, fn, ctx);
+            n += expire_timers(c, w, w->heads + 8 * (maddr_t)levels, clk, h);
     }
     return n;
 }

@@ -120,6 +120,10 @@ int wheel61_add(cpu_t *c, wheel61_t *w, maddr_t t, uint64_t expires);
 void wheel61_enqueue(cpu_t *c, wheel61_t *w, maddr_t t, unsigned idx, uint64_t bucket_expiry);
 /* detach_if_pending(t, base, clear_pending = true): 1 if t was pending. */
 int wheel61_del(cpu_t *c, wheel61_t *w, maddr_t t);
+/* detach_if_pending(t, base, clear_pending): 1 if t was pending; without
+ * clear_pending t's pprev keeps its old value (__mod_timer's detach, which
+ * re-links t at once). */
+int wheel61_detach_if_pending(cpu_t *c, wheel61_t *w, maddr_t t, int clear_pending);
 /* forward_timer_base with jiffies = jnow. */
 void wheel61_forward(cpu_t *c, wheel61_t *w, uint64_t jnow);
 /* base->next_expiry, recomputed first (__next_timer_interrupt) when a
@@ -137,6 +141,18 @@ typedef void (*wheel61_fn_t)(cpu_t *c, wheel61_t *w, maddr_t t, uint64_t fn_id, 
 /* __run_timers with jiffies = jnow: collects and expires, in Linux's order,
  * every bucket due by jnow; returns the number of functions called. */
 uint64_t wheel61_run(cpu_t *c, wheel61_t *w, uint64_t jnow, wheel61_fn_t fn, void *ctx);
+
+/* wheel61_run's calls for each expired timer t, in order: claim (when not
+ * NULL, with fn's baseclk) before running_timer = t and the detach; fn (unless t's function
+ * is 0); after (when not NULL) once running_timer is back to 0, with ran
+ * 0 when fn was skipped. All get ctx. */
+typedef struct {
+    void (*claim)(cpu_t *c, wheel61_t *w, maddr_t t, uint64_t baseclk, void *ctx);
+    wheel61_fn_t fn;
+    void (*after)(cpu_t *c, wheel61_t *w, maddr_t t, int ran, void *ctx);
+    void *ctx;
+} wheel61_hooks_t;
+uint64_t wheel61_run_hooks(cpu_t *c, wheel61_t *w, uint64_t jnow, const wheel61_hooks_t *h);
 
 typedef struct {
     maddr_t timer;

@@ -37,6 +37,12 @@ typedef struct machine_ops {
     void (*sync)(cpu_t *c);
     void (*progress)(cpu_t *c);
     void (*barrier)(cpu_t *c, int kind); /* kind: CPU_MB, CPU_WMB, CPU_RMB */
+    /* the core (cpu.h): no-ops, and read_dep a plain read, where there is
+     * none (the native machine; the simulated one with core none) */
+    void (*insns)(cpu_t *c, uint64_t n);
+    uint64_t (*read_dep)(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok);
+    void (*use)(cpu_t *c, cpu_tok_t tok);
+    void (*serialize)(cpu_t *c);
     /* access counters and Paje states; a backend without them: NULL */
     void (*anatomy)(const cpu_t *c, cpu_anatomy_t *out);
     void (*state_push)(cpu_t *c, const char *name);
@@ -73,6 +79,7 @@ typedef struct machine_ops {
     uint64_t (*freed_writes)(const machine_t *m);
     void (*set_jitter)(machine_t *m, uint32_t max_cycles, unsigned long seed);
     int (*code)(machine_t *m, const char *unit); /* NULL: code is not modelled */
+    int (*code_bytes)(machine_t *m, const char *unit, uint64_t bytes); /* NULL: likewise */
 } machine_ops_t;
 
 /* The ops of the object (its first member). */

@@ -354,6 +354,31 @@ static void n_sync(cpu_t *cc)
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
+/* The core's calls (cpu.h): the host's own core schedules its
+ * instructions, overlaps its misses and streams its code; nothing to
+ * model. */
+static void n_insns(cpu_t *cc, uint64_t n)
+{
+    (void)cc, (void)n;
+}
+
+static uint64_t n_read_dep(cpu_t *cc, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok)
+{
+    (void)dep;
+    *tok = 0;
+    return n_read(cc, a);
+}
+
+static void n_use(cpu_t *cc, cpu_tok_t tok)
+{
+    (void)cc, (void)tok;
+}
+
+static void n_serialize(cpu_t *cc)
+{
+    (void)cc;
+}
+
 /* smp_mb is a full fence everywhere (mfence on x86). smp_wmb and smp_rmb
  * are compiler barriers on x86, where TSO already keeps stores in order and
  * loads in order, as in the kernel; elsewhere a release fence (store-store
@@ -534,6 +559,10 @@ static const machine_ops_t native_ops = {
     .progress = n_progress,
     .anatomy = n_anatomy,
     .barrier = n_barrier,
+    .insns = n_insns,
+    .read_dep = n_read_dep,
+    .use = n_use,
+    .serialize = n_serialize,
     .irq_disable = n_irq_disable,
     .irq_enable = n_irq_enable,
     .tick_now = n_tick_now,

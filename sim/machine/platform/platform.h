@@ -67,6 +67,20 @@ typedef struct {
  * machine/order.h for what each leaves unordered. */
 typedef enum { PLATFORM_SC, PLATFORM_TSO, PLATFORM_WEAK } platform_model_t;
 
+/* The core that executes the instructions (props core, core_*; see
+ * machine/simgrid/core.h). CORE_NONE: every access stalls the CPU until it
+ * completes, and plain instructions are free, as numasim always did. */
+typedef enum { CORE_NONE, CORE_INORDER, CORE_OOO } platform_core_kind_t;
+
+typedef struct {
+    platform_core_kind_t kind; /* prop core: none (default), inorder, ooo */
+    int width;                 /* core_width: instructions issued a cycle (1) */
+    int rob;                   /* core_rob: ooo window in instructions (width) */
+    int mshr;                  /* core_mshr: misses outstanding at once (1) */
+    double serialize_cycles;   /* core_serialize_cycles: a serialising instruction (0) */
+    int fetch_ahead;           /* core_fetch_ahead: code lines streamed ahead (0) */
+} platform_core_t;
+
 typedef struct {
     char *name;     /* prop id, e.g. "mem_local_cycles", or "link.exit" */
     char *value;    /* textual value as resolved (file or override) */
@@ -103,6 +117,7 @@ typedef struct {
     double walk_cycles;              /* a walk, besides reading its page-table line */
     int footprint_lines_per_page;    /* a footprint's lines in one page (default: all of it) */
     platform_model_t memory_model;
+    platform_core_t core;
     int nparams;
     platform_param_t *params; /* every zone prop and link class, resolved */
     int nlinks;

@@ -1,5 +1,5 @@
-/* platform_caches: the optional properties of a platform's caches, code and
- * footprints, checked after the required costs (platform_xml.c).
+/* platform_caches: the optional properties of a platform's caches, code,
+ * footprints and core, checked after the required costs (platform_xml.c).
  *
  * Every property here is optional and a file without any of them describes
  * the machine numasim modelled before: infinite caches, free code. Rules, so
@@ -21,7 +21,12 @@
  *          dtlb2 dtlb1 and itlb2 itlb1; page_bytes (default 4096) a power
  *          of two from line_bytes to 1 GiB, walk_cycles >= 0 (default
  *          0), both only with dtlb1; footprint_lines_per_page from 1 to
- *          the lines of a page (default: all of them), with level l1d.
+ *          the lines of a page (default: all of them), with level l1d;
+ *   core   core none (default), inorder or ooo; with inorder or ooo only:
+ *          core_width 1..64 (default 1), core_rob width..4096 (ooo only,
+ *          default width), core_mshr 1..256 (default 1),
+ *          core_serialize_cycles >= 0 (default 0), core_fetch_ahead
+ *          0..64 (default 0).
  */
 #include "platform.h"
 #include "platform_caches.h"
@@ -165,6 +170,57 @@ static int check_hierarchy(platform_t *p, err_t *e)
 
 static int read_tlbs(platform_t *p, err_t *e);
 
+/* Reads whole prop name into *out within [lo, hi] (unchanged when absent). */
+static int bounded(const platform_t *p, const char *name, int lo, int hi, int *out, err_t *e)
+{
+    double v = *out;
+    if (number(p, name, lo > 0 ? 1 : 0, 1, &v, e) < 0)
+        return -1;
+    if (v < lo || v > hi)
+        return where(p, platform_param(p, name), e, "property '%s' must be from %d to %d, not %g",
+                     name, lo, hi, v);
+    *out = (int)v;
+    return 0;
+}
+
+/* The core (props core, core_*): see the rules at the top. */
+static int read_core(platform_t *p, err_t *e)
+{
+    static const char *const kinds[] = {"none", "inorder", "ooo"};
+    static const char *const props[] = {"core_width", "core_rob", "core_mshr",
+                                        "core_serialize_cycles", "core_fetch_ahead"};
+    platform_core_t *k = &p->core;
+    *k = (platform_core_t){.kind = CORE_NONE, .width = 1, .rob = 1, .mshr = 1};
+    const platform_param_t *q = platform_param(p, "core");
+    if (q) {
+        int i = 0;
+        while (i < 3 && strcmp(q->value, kinds[i]) != 0)
+            i++;
+        if (i == 3)
+            return where(p, q, e, "property 'core' must be none, inorder or ooo, not '%s'",
+                         q->value);
+        k->kind = (platform_core_kind_t)i;
+    }
+    for (int i = 0; i < 5; i++) {
+        const platform_param_t *r = platform_param(p, props[i]);
+        if (r && k->kind == CORE_NONE)
+            return where(p, r, e, "property '%s' needs 'core' inorder or ooo", props[i]);
+        if (r && i == 1 && k->kind != CORE_OOO)
+            return where(p, r, e, "property 'core_rob' needs 'core' ooo");
+    }
+    if (k->kind == CORE_NONE)
+        return 0;
+    if (bounded(p, "core_width", 1, 64, &k->width, e) < 0)
+        return -1;
+    k->rob = k->width;
+    if (bounded(p, "core_rob", k->width, 4096, &k->rob, e) < 0 ||
+        bounded(p, "core_mshr", 1, 256, &k->mshr, e) < 0 ||
+        bounded(p, "core_fetch_ahead", 0, 64, &k->fetch_ahead, e) < 0 ||
+        number(p, "core_serialize_cycles", 0, 0, &k->serialize_cycles, e) < 0)
+        return -1;
+    return 0;
+}
+
 int platform_check_caches(platform_t *p, err_t *e)
 {
     for (int l = 0; l < CACHE_NLEVELS; l++)
@@ -192,7 +248,7 @@ int platform_check_caches(platform_t *p, err_t *e)
         number(p, "work_lines_per_mcycle", 0, 0, &p->footprint.work_per_mcycle, e) < 0 ||
         number(p, "noise_lines_per_mcycle", 0, 0, &p->footprint.noise_per_mcycle, e) < 0)
         return -1;
-    if (read_tlbs(p, e) < 0)
+    if (read_tlbs(p, e) < 0 || read_core(p, e) < 0)
         return -1;
     for (int i = 0; i < p->nparams; i++) {
         const char *n = p->params[i].name;

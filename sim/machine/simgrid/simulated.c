@@ -481,6 +481,38 @@ static void sim_work_api(cpu_t *c, uint64_t cycles)
     sim_work(c, cycles);
 }
 
+/* One code line's fetch at c->now, counted; returns its cost, which the
+ * caller charges. *private: cleared when the fetch took a step. */
+static inline uint32_t fetch_line(cpu_t *c, maddr_t a, int *private)
+{
+    machine_t *m = c->m;
+    c->an.code_lines++;
+    if (mem_fetch_code_private_hit(m->mem, c->id, a)) /* free and private: no step */
+        return 0;
+    *private = 0;
+    poll_irq(c);
+    sync_step(c);
+    if (m->noise)
+        mem_footprint_time(m->mem, c->id, c->now);
+    access_kind_t kind;
+    int lv;
+    uint32_t cost = mem_fetch_code(m->mem, c->id, a, &kind, &lv);
+    if (m->tlbs)
+        count_translation(c);
+    c->an.code_misses += lv != CACHE_L1I && (lv >= 0 || kind != ACCESS_HIT);
+    c->an.code_remote += kind == ACCESS_MISS_REMOTE || kind == ACCESS_C2C_REMOTE;
+    c->an.code_cycles += cost;
+    if (m->paje)
+        paje_code(m->paje, c->id, c->now, cost);
+    return cost;
+}
+
+uint32_t sim_fetch_line(cpu_t *c, maddr_t a)
+{
+    int private = 1;
+    return fetch_line(c, a, &private);
+}
+
 /* cpu_exec: every line of the unit is fetched, each a step of its own (a
  * fetch changes shared state: who holds the line, a shared level's LRU). */
 static void sim_exec(cpu_t *c, int code)
@@ -495,29 +527,8 @@ static void sim_exec(cpu_t *c, int code)
     }
     maddr_t a = m->code[code].addr;
     int line = m->p->line_bytes, private = 1;
-    for (uint64_t i = 0; i < m->code[code].lines; i++, a += (maddr_t)line) {
-        if (mem_fetch_code_private_hit(m->mem, c->id, a)) { /* free and private: no step */
-            c->an.code_lines++;
-            continue;
-        }
-        private = 0;
-        poll_irq(c);
-        sync_step(c);
-        if (m->noise)
-            mem_footprint_time(m->mem, c->id, c->now);
-        access_kind_t kind;
-        int lv;
-        uint32_t cost = mem_fetch_code(m->mem, c->id, a, &kind, &lv);
-        if (m->tlbs)
-            count_translation(c);
-        c->an.code_lines++;
-        c->an.code_misses += lv != CACHE_L1I && (lv >= 0 || kind != ACCESS_HIT);
-        c->an.code_remote += kind == ACCESS_MISS_REMOTE || kind == ACCESS_C2C_REMOTE;
-        c->an.code_cycles += cost;
-        if (m->paje)
-            paje_code(m->paje, c->id, c->now, cost);
-        c->now += cost;
-    }
+    for (uint64_t i = 0; i < m->code[code].lines; i++, a += (maddr_t)line)
+        c->now += fetch_line(c, a, &private);
     if (ver && private && mem_code_version(m->mem, c->id) == ver)
         c->code_ver[code] = ver;
 }
@@ -626,20 +637,30 @@ static void sim_barrier(cpu_t *c, int kind)
 }
 
 /* Unlike cpu_work, a tick taken on the way does not push the end back. */
+uint64_t sim_wait_until(cpu_t *c, uint64_t cycle)
+{
+    uint64_t waited = 0;
+    while (c->now < cycle) {
+        int tick = tick_due(c, cycle);
+        uint64_t to = tick ? c->next_tick : cycle;
+        if (to > c->now) {
+            waited += to - c->now;
+            c->now = to;
+        }
+        if (tick)
+            take_tick(c);
+    }
+    return waited;
+}
+
 static void sim_idle_until(cpu_t *c, uint64_t cycle)
 {
-    while (c->now < cycle) {
-        if (tick_due(c, cycle)) {
-            if (c->next_tick > c->now) {
-                c->an.work_cycles += c->next_tick - c->now;
-                c->now = c->next_tick;
-            }
-            take_tick(c);
-        } else {
-            c->an.work_cycles += cycle - c->now;
-            c->now = cycle;
-        }
-    }
+    c->an.work_cycles += sim_wait_until(c, cycle);
+}
+
+void sim_poll_irq(cpu_t *c)
+{
+    poll_irq(c);
 }
 
 static void sim_sync(cpu_t *c)
@@ -647,13 +668,6 @@ static void sim_sync(cpu_t *c)
     sync_step(c);
     if (c->m->order) /* what is read next at no cost is as of now */
         order_settle(c->m->order, c->now);
-}
-
-static void sim_flush_cache(cpu_t *c, int with_code)
-{
-    if (c->m->order)
-        order_flush(c->m->order, c->id);
-    mem_flush(c->m->mem, c->id, with_code);
 }
 
 static void sim_irq_disable(cpu_t *c)
@@ -740,6 +754,7 @@ const machine_ops_t sim_ops = {
     .freed_writes = sim_freed_writes,
     .set_jitter = sim_set_jitter,
     .code = sim_code,
+    .code_bytes = sim_code_bytes,
 };
 
 /* A CPU's life: its program, then ticks until the machine stops. */

@@ -36,6 +36,7 @@ struct cpu {
      * line private and changed nothing: then a fetch at the same version
      * would do the same (sim_exec skips it) */
     uint64_t code_ver[CODE_MEMO];
+    struct core *core; /* core.c's state; NULL with core none */
 };
 
 /* A code unit of machine_code: its lines in text_node's memory. */
@@ -132,6 +133,19 @@ void sim_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed);
 void sim_progress(cpu_t *c);
 void sim_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, void *arg);
 int sim_code(machine_t *m, const char *unit);
+int sim_code_bytes(machine_t *m, const char *unit, uint64_t bytes);
+void sim_flush_cache(cpu_t *c, int with_code);
+
+/* Steps for the core (core.c), which wraps the operations above and those
+ * of sim_ops (simulated.c). sim_poll_irq takes the ticks due now.
+ * sim_wait_until advances c to cycle, taking the ticks due on the way at
+ * their cycle, and returns the cycles that were not theirs.
+ * sim_fetch_line fetches the code line at a now (a step), counts it
+ * (code_lines, code_misses, code_cycles...), and returns its cost without
+ * charging it. */
+void sim_poll_irq(cpu_t *c);
+uint64_t sim_wait_until(cpu_t *c, uint64_t cycle);
+uint32_t sim_fetch_line(cpu_t *c, maddr_t a);
 
 /* A CPU runs its program, then takes ticks until the machine stops.
  * sim_cpu_main is the SimGrid actor of a CPU under the reference scheduler

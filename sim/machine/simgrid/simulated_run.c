@@ -11,6 +11,7 @@
 #include "simulated.h"
 #include "xalloc.h"
 
+#include "core.h"
 #include "simulated_internal.h"
 #include "platform_simgrid.h"
 #include "paje.h"
@@ -131,6 +132,7 @@ int sim_run(platform_t *p, const char *argv0, unsigned long seed, const machine_
         m->pos[i] = i;
     }
     m->heap[m->n] = m->heap[m->n + 1] = (heapent_t){.key = UINT64_MAX, .cpu = -1};
+    core_attach(m); /* the core's operations replace sim_ops where the platform has one */
     /* The reference scheduler, for checking the fast one on whole scenarios. */
     if (!sim_run_again_ok() && !m->paje) /* a trace needs the clock at 0 */
         m->always_yield = 1;
@@ -160,6 +162,7 @@ int sim_run(platform_t *p, const char *argv0, unsigned long seed, const machine_
         coro_free(&m->cpus[i].co);
     }
     free(m->watchers);
+    core_detach(m);
     paje_destroy(m->paje);
     order_destroy(m->order);
     mem_destroy(m->mem);

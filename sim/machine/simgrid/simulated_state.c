@@ -168,6 +168,13 @@ void sim_set_jitter(machine_t *m, uint32_t max_cycles, unsigned long seed)
     mem_set_jitter(m->mem, max_cycles, seed);
 }
 
+void sim_flush_cache(cpu_t *c, int with_code)
+{
+    if (c->m->order)
+        order_flush(c->m->order, c->id);
+    mem_flush(c->m->mem, c->id, with_code);
+}
+
 void sim_progress(cpu_t *c)
 {
     (void)c; /* a simulation that cannot go on aborts in pass_baton */
@@ -188,10 +195,14 @@ void sim_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, voi
 /* machine_code: the unit's lines, laid out in text_node's memory once. */
 int sim_code(machine_t *m, const char *unit)
 {
+    return sim_code_bytes(m, unit, platform_code_bytes(m->p, unit));
+}
+
+int sim_code_bytes(machine_t *m, const char *unit, uint64_t bytes)
+{
     for (int i = 0; i < m->ncode; i++)
         if (strcmp(m->code[i].unit, unit) == 0)
             return m->code[i].lines ? i : -1;
-    uint64_t bytes = platform_code_bytes(m->p, unit);
     m->code = xrealloc(m->code, sizeof *m->code * (size_t)(m->ncode + 1));
     sim_code_t *k = &m->code[m->ncode];
     snprintf(k->unit, sizeof k->unit, "%s", unit);

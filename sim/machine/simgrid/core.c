@@ -1,0 +1,364 @@
+/* core: the core that executes, on the simulated machine. Theory of
+ * operation.
+ *
+ * An interval model (Karkhanis and Smith, ISCA 2004; Genbrugge, Eyerman
+ * and Eeckhout, HPCA 2010): instructions issue at core_width a cycle, and
+ * the time between is set by miss events, each of which costs what the
+ * memory system says it costs, less what overlaps other work. The memory
+ * system is not touched: every access is still one step performed at the
+ * CPU's cycle when it issues, with the value and the cost of that moment
+ * (sim_ops does it). What changes is when the CPU's counter pays the cost:
+ *
+ *   a load of cpu_read_dep   is performed at issue; its value arrives
+ *                            `cost` cycles later (its ready cycle); the
+ *                            counter waits for it only at cpu_use, at a
+ *                            load that names it as its dependence, at a
+ *                            drain, or when a structure is full;
+ *   any other access         issues, then waits for its own result, as
+ *                            today (cpu_read is cpu_read_dep + cpu_use);
+ *   cpu_insns(n)             n instructions at core_width a cycle;
+ *   drains                   fences, cpu_serialize and, out of order, the
+ *                            RMWs wait for every load issued;
+ *   cpu_exec                 the front end fetches the unit's lines in
+ *                            order, core_fetch_ahead lines ahead of the
+ *                            line it consumes: a cold unit pays its first
+ *                            miss, and the stream behind it overlaps.
+ *
+ * Structures that fill: core_mshr misses (loads whose line the CPU's
+ * caches do not hold) outstanding at once, a later miss waits for the
+ * first to end; out of order, no instruction issues core_rob or more
+ * instructions after the oldest load still outstanding (the window); in
+ * order there is no window (the pipeline stalls only on use, as Itanium 2's
+ * scoreboard). A load to a line whose miss is outstanding gets its value
+ * when the miss ends.
+ *
+ * Time only moves forward through sim_wait_until, which takes the ticks
+ * due on the way, so both schedulers see the same steps at the same
+ * cycles. The anatomy keeps its rule (every cycle of the counter in one
+ * term): an access's full cost still goes to its kind, issue_cycles is a
+ * term of its own, and hidden_cycles, the part of the accesses' and code's
+ * costs that did not reach the counter, is subtracted: a load adds its
+ * cost to it, and every stall takes back what it exposes.
+ */
+#include "core.h"
+#include "simulated_internal.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+
+enum {
+    CORE_FETCH_MAX = 64, /* core_fetch_ahead's bound (platform_caches.c) */
+    RING_MIN = 64        /* loads an in-order core tracks (its scoreboard) */
+};
+
+typedef struct {
+    uint64_t seq;   /* the load's token (1, 2, ...) */
+    uint64_t ready; /* the cycle its value arrives */
+    uint64_t insn;  /* its place in the instruction stream */
+} load_t;
+
+typedef struct {
+    uint64_t ready; /* the miss ends here (free before) */
+    uint64_t line;
+} miss_t;
+
+struct core {
+    platform_core_t k;
+    uint64_t insn; /* instructions issued */
+    uint64_t slot; /* of them, in the current cycle (below width) */
+    uint64_t seq;  /* loads issued: the last token */
+    uint64_t done; /* every load up to this token has ended */
+    uint64_t mask; /* ring: the last mask + 1 loads, by token */
+    load_t *ring;
+    miss_t *miss;   /* [mshr] */
+    uint64_t drain; /* the last ready cycle of every load issued */
+};
+
+static machine_ops_t g_core_ops;
+
+/* Waits, as a stall, until cycle: what it exposes of the accesses' cost
+ * leaves hidden_cycles. */
+static void stall_until(cpu_t *c, uint64_t cycle)
+{
+    if (cycle <= c->now)
+        return;
+    uint64_t w = sim_wait_until(c, cycle);
+    c->an.stall_cycles += w;
+    c->an.hidden_cycles -= w;
+}
+
+/* The oldest load outstanding now, or NULL (the ended ones leave). */
+static const load_t *oldest(const cpu_t *c, struct core *k)
+{
+    while (k->done < k->seq) {
+        const load_t *l = &k->ring[(k->done + 1) & k->mask];
+        if (l->ready > c->now)
+            return l;
+        k->done++;
+    }
+    return NULL;
+}
+
+/* Issues n instructions in order, core_width a cycle; out of order, each
+ * within core_rob of the oldest load outstanding. */
+static void issue(cpu_t *c, struct core *k, uint64_t n)
+{
+    uint64_t width = (uint64_t)k->k.width;
+    while (n) {
+        uint64_t take = n;
+        const load_t *l = k->k.kind == CORE_OOO ? oldest(c, k) : NULL;
+        if (l) {
+            uint64_t end = l->insn + (uint64_t)k->k.rob; /* first index that may not issue */
+            if (k->insn >= end) {
+                stall_until(c, l->ready);
+                continue;
+            }
+            take = end - k->insn < n ? end - k->insn : n;
+        }
+        k->insn += take;
+        uint64_t sum = k->slot + take;
+        k->slot = sum % width;
+        if (sum / width)
+            c->an.issue_cycles += sim_wait_until(c, c->now + sum / width);
+        n -= take;
+    }
+}
+
+/* Waits until every load issued has ended. */
+static void drain(cpu_t *c)
+{
+    stall_until(c, c->core->drain);
+}
+
+/* A free miss register (waiting for the first to end when all are busy);
+ * counts the miss as overlapped when another is outstanding. */
+static miss_t *mshr(cpu_t *c, struct core *k)
+{
+    for (;;) {
+        miss_t *free_one = NULL, *first = NULL;
+        int busy = 0;
+        for (int i = 0; i < k->k.mshr; i++) {
+            miss_t *r = &k->miss[i];
+            if (r->ready <= c->now)
+                free_one = free_one ? free_one : r;
+            else
+                busy++;
+            if (!first || r->ready < first->ready)
+                first = r;
+        }
+        if (free_one) {
+            c->an.overlapped += busy > 0;
+            return free_one;
+        }
+        stall_until(c, first->ready);
+    }
+}
+
+/* A load performed now; acquire: an acquire load. Returns its token. */
+static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, uint64_t *v)
+{
+    struct core *k = c->core;
+    machine_t *m = c->m;
+    if (!k->ring) { /* on first use: thousands of idle CPUs need none */
+        uint64_t n = RING_MIN;
+        while (k->k.kind == CORE_OOO && n < 2 * (uint64_t)k->k.rob)
+            n *= 2;
+        k->ring = xcalloc(n, sizeof *k->ring);
+        k->mask = n - 1;
+    }
+    uint64_t s;
+    load_t *l;
+    miss_t *r;
+    do {                 /* a tick taken while waiting may issue loads: then again */
+        sim_poll_irq(c); /* the ticks due now come before the load */
+        s = k->seq + 1;
+        const load_t *o;
+        while (k->k.kind == CORE_OOO && (o = oldest(c, k)) &&
+               k->insn >= o->insn + (uint64_t)k->k.rob)
+            stall_until(c, o->ready); /* room in the window for the load itself */
+        l = &k->ring[s & k->mask];
+        stall_until(c, l->ready); /* its slot's previous load ends first */
+        if (l->seq > k->done)
+            k->done = l->seq; /* and every load before it had ended at its own turn */
+        r = mem_holds(m->mem, c->id, a) ? NULL : mshr(c, k);
+    } while (k->seq + 1 != s);
+    uint64_t t0 = c->now;
+    *v = acquire ? sim_ops.read_acquire(c, a) : sim_ops.read(c, a);
+    uint64_t ready = c->now;
+    c->now = t0; /* the CPU goes on; the value arrives at ready */
+    c->an.hidden_cycles += ready - t0;
+    uint64_t line = mem_line_of(m->mem, a);
+    if (r) {
+        *r = (miss_t){.ready = ready, .line = line};
+    } else {
+        for (int i = 0; i < k->k.mshr; i++)
+            if (k->miss[i].line == line && k->miss[i].ready > ready)
+                ready = k->miss[i].ready; /* its line is still on the way */
+    }
+    *l = (load_t){.seq = s, .ready = ready, .insn = k->insn};
+    k->seq = s;
+    if (ready > k->drain)
+        k->drain = ready;
+    issue(c, k, 1);
+    return s;
+}
+
+static void core_use(cpu_t *c, cpu_tok_t tok)
+{
+    struct core *k = c->core;
+    if (!tok || tok > k->seq || !k->ring)
+        return;
+    const load_t *l = &k->ring[tok & k->mask];
+    if (l->seq == tok)
+        stall_until(c, l->ready);
+}
+
+static uint64_t core_read_dep(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok)
+{
+    core_use(c, dep); /* the address is known when dep's value is */
+    uint64_t v;
+    *tok = load(c, a, 0, &v);
+    return v;
+}
+
+static uint64_t core_read(cpu_t *c, maddr_t a)
+{
+    uint64_t v;
+    core_use(c, load(c, a, 0, &v));
+    return v;
+}
+
+static uint64_t core_read_acquire(cpu_t *c, maddr_t a)
+{
+    uint64_t v;
+    core_use(c, load(c, a, 1, &v));
+    return v;
+}
+
+static void core_insns(cpu_t *c, uint64_t n)
+{
+    issue(c, c->core, n);
+}
+
+static void core_serialize(cpu_t *c)
+{
+    drain(c);
+    c->core->slot = 0; /* nothing issues beside it */
+    uint64_t cycles = (uint64_t)(c->core->k.serialize_cycles + 0.5);
+    c->an.issue_cycles += sim_wait_until(c, c->now + cycles);
+}
+
+/* Stores, RMWs and fences issue, then the CPU waits for them as before
+ * (a store on tso or weak only for its store buffer). */
+static void core_write(cpu_t *c, maddr_t a, uint64_t v)
+{
+    issue(c, c->core, 1);
+    sim_ops.write(c, a, v);
+}
+
+static void core_write_release(cpu_t *c, maddr_t a, uint64_t v)
+{
+    issue(c, c->core, 1);
+    sim_ops.write_release(c, a, v);
+}
+
+/* Out of order, an RMW is locked: it waits for every load before it. */
+static void rmw_begin(cpu_t *c)
+{
+    if (c->core->k.kind == CORE_OOO)
+        drain(c);
+    issue(c, c->core, 1);
+}
+
+static uint64_t core_xchg(cpu_t *c, maddr_t a, uint64_t v, cpu_order_t o)
+{
+    rmw_begin(c);
+    return sim_ops.xchg(c, a, v, o);
+}
+
+static int core_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv, cpu_order_t o)
+{
+    rmw_begin(c);
+    return sim_ops.cmpxchg(c, a, old, nv, o);
+}
+
+static uint64_t core_fetch_add(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o)
+{
+    rmw_begin(c);
+    return sim_ops.fetch_add(c, a, d, o);
+}
+
+static void core_barrier(cpu_t *c, int kind)
+{
+    drain(c);
+    issue(c, c->core, 1);
+    sim_ops.barrier(c, kind);
+}
+
+/* cpu_exec: line i is consumed once it has arrived; when the front end
+ * reaches it, lines up to i + core_fetch_ahead are on their way (each a
+ * step at the cycle it is asked for). Ahead 0 is a fetch at a time. */
+static void core_exec(cpu_t *c, int code)
+{
+    machine_t *m = c->m;
+    if (code < 0 || code >= m->ncode)
+        return;
+    uint64_t n = m->code[code].lines, ahead = (uint64_t)c->core->k.fetch_ahead, next = 0;
+    uint64_t ready[CORE_FETCH_MAX + 1];
+    maddr_t a = m->code[code].addr, line = (maddr_t)m->p->line_bytes;
+    for (uint64_t i = 0; i < n; i++) {
+        for (; next < n && next <= i + ahead; next++) {
+            uint32_t cost = sim_fetch_line(c, a + next * line);
+            ready[next % (ahead + 1)] = c->now + cost;
+            c->an.hidden_cycles += cost;
+            c->an.code_streamed += next > i && cost > 0;
+        }
+        stall_until(c, ready[i % (ahead + 1)]);
+    }
+}
+
+void core_attach(machine_t *m)
+{
+    const platform_core_t *pc = &m->p->core;
+    if (pc->kind == CORE_NONE)
+        return;
+    g_core_ops = sim_ops;
+    g_core_ops.read = core_read;
+    g_core_ops.read_acquire = core_read_acquire;
+    g_core_ops.write = core_write;
+    g_core_ops.write_release = core_write_release;
+    g_core_ops.xchg = core_xchg;
+    g_core_ops.cmpxchg = core_cmpxchg;
+    g_core_ops.fetch_add = core_fetch_add;
+    g_core_ops.barrier = core_barrier;
+    g_core_ops.exec = core_exec;
+    g_core_ops.insns = core_insns;
+    g_core_ops.read_dep = core_read_dep;
+    g_core_ops.use = core_use;
+    g_core_ops.serialize = core_serialize;
+    for (int i = 0; i < m->n; i++) {
+        cpu_t *c = &m->cpus[i];
+        struct core *k = xcalloc(1, sizeof *k);
+        k->k = *pc;
+        if (k->k.fetch_ahead > CORE_FETCH_MAX)
+            k->k.fetch_ahead = CORE_FETCH_MAX;
+        k->miss = xcalloc((size_t)pc->mshr, sizeof *k->miss);
+        for (int j = 0; j < pc->mshr; j++)
+            k->miss[j].line = UINT64_MAX;
+        c->core = k;
+        c->ops = &g_core_ops;
+    }
+}
+
+void core_detach(machine_t *m)
+{
+    for (int i = 0; i < m->n; i++) {
+        struct core *k = m->cpus[i].core;
+        if (!k)
+            continue;
+        free(k->ring);
+        free(k->miss);
+        free(k);
+        m->cpus[i].core = NULL;
+    }
+}

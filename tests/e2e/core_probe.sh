@@ -1,0 +1,87 @@
+#!/bin/bash
+# e2e: the core's probes recover the core they run on. On smp4 without its
+# cache levels (every load of the chase a miss of mem_local_cycles) and
+# with an out-of-order core of known core_mshr and core_fetch_ahead, the
+# simulated mlp_K rows give the miss's cost (mlp_1) and the miss registers
+# (mlp_1 / mlp_16) within 10%, and the code_N rows the stream (the first N
+# whose cost passes one miss is core_fetch_ahead + 2); with core none the
+# mlp curve is flat and code_N is N misses. tune --probe-target fits
+# core_mshr and core_fetch_ahead back from 2 and 1 to the probe of the
+# core. --only-cache with --only-core is a user error.
+# Usage: core_probe.sh NUMASIM_BINARY SOURCE_DIR
+set -u
+
+numasim=${1:?usage: core_probe.sh NUMASIM_BINARY SOURCE_DIR}
+src=${2:?usage: core_probe.sh NUMASIM_BINARY SOURCE_DIR}
+. "$(dirname "${BASH_SOURCE[0]}")/lib/common.bash"
+
+base=$src/platforms/smp4.xml
+miss=$(prop "$base" mem_local_cycles)
+mshr=6 ahead=4
+
+# flat FILE PROPS...: smp4 without cache levels, with the props added
+flat() {
+    local f=$1
+    shift
+    grep -v -E 'prop id="(l1i|l1d|l2|l3)_|prop id="l1d_write_through"' "$base" |
+        awk -v add="$*" '{ print } /<prop id="memory_model"/ {
+        n = split(add, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "=")
+        printf "    <prop id=\"%s\" value=\"%s\"/>\n", p[1], p[2] } }' >"$f"
+}
+
+# row NAME: the median of row NAME of $out
+row() { awk -F, -v n="$1" '$1 == n { print $7 }' <<<"$out"; }
+
+flat "$tmp/ooo.xml" core=ooo core_width=4 core_rob=192 core_mshr=$mshr core_fetch_ahead=$ahead
+run probe --only-core -o - "$tmp/ooo.xml"
+[ "$rc" -eq 0 ] || die "probe --only-core on an ooo core: exit $rc: $err"
+m1=$(row mlp_1) m16=$(row mlp_16)
+within "$m1" "$miss" 0.10 || fail "mlp_1 = $m1, expected one miss ($miss) within 10%"
+est=$(awk -v a="$m1" -v b="$m16" 'BEGIN { print a / b }')
+within "$est" "$mshr" 0.10 || fail "mlp_1 / mlp_16 = $est, expected core_mshr $mshr within 10%"
+# 1/K up to the limit, then flat
+for k in 2 3 4 5 6; do
+    within "$(row mlp_$k)" "$(awk -v m="$m1" -v k=$k 'BEGIN { print m / k }')" 0.10 ||
+        fail "mlp_$k = $(row mlp_$k), expected mlp_1 / $k"
+done
+for k in 8 12 16; do
+    within "$(row mlp_$k)" "$(awk -v m="$m1" -v k=$mshr 'BEGIN { print m / k }')" 0.10 ||
+        fail "mlp_$k = $(row mlp_$k), expected the flat mlp_1 / $mshr"
+done
+c1=$(row code_1)
+within "$c1" "$miss" 0.10 || fail "code_1 = $c1, expected one miss ($miss)"
+step=$(awk -F, -v c="$c1" '$1 ~ /^code_/ { n = substr($1, 6) + 0
+    if ($7 > 1.5 * c && (first == "" || n < first)) first = n } END { print first }' <<<"$out")
+[ "$step" = $((ahead + 2)) ] || fail "code_N passes one miss at N = $step, expected $((ahead + 2))"
+c64=$(row code_64)
+within "$c64" "$(awk -v m="$miss" -v a=$ahead 'BEGIN { print m * int((64 + a) / (a + 1)) }')" 0.10 ||
+    fail "code_64 = $c64, expected a miss per $((ahead + 1)) lines"
+
+# the fit: from core_mshr 2 and core_fetch_ahead 1 back to the target's
+printf '%s\n' "$out" >"$tmp/target.csv"
+flat "$tmp/start.xml" core=ooo core_width=4 core_rob=192 core_mshr=2 core_fetch_ahead=1
+run tune --probe-target "$tmp/target.csv" --params core_mshr,core_fetch_ahead \
+    -o "$tmp/tuned.xml" "$tmp/start.xml"
+[ "$rc" -eq 0 ] || fail "tune --probe-target of the core: exit $rc: $err"
+[ "$(prop "$tmp/tuned.xml" core_mshr)" = $mshr ] ||
+    fail "tuned core_mshr = $(prop "$tmp/tuned.xml" core_mshr), expected $mshr"
+[ "$(prop "$tmp/tuned.xml" core_fetch_ahead)" = $ahead ] ||
+    fail "tuned core_fetch_ahead = $(prop "$tmp/tuned.xml" core_fetch_ahead), expected $ahead"
+
+# core none: the same probe, every miss in series
+flat "$tmp/none.xml"
+run probe --only-core -o - "$tmp/none.xml"
+[ "$rc" -eq 0 ] || die "probe --only-core without a core: exit $rc: $err"
+for k in 1 2 6 16; do
+    within "$(row mlp_$k)" "$miss" 0.01 || fail "core none: mlp_$k = $(row mlp_$k), expected $miss"
+done
+within "$(row code_16)" $((16 * miss)) 0.01 || fail "core none: code_16 = $(row code_16)"
+
+run probe --only-core --only-cache -o "$tmp/x.csv" "$tmp/none.xml"
+check_user_error "--only-core with --only-cache" "$tmp/x.csv"
+
+if [ "$fails" -ne 0 ]; then
+    echo "e2e core_probe: $fails check(s) failed" >&2
+    exit 1
+fi
+echo "e2e core_probe: all checks passed"

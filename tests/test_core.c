@@ -1,0 +1,315 @@
+/* test_core: the core that executes (machine/simgrid/core.c).
+ *
+ * Every test runs sim_run on smp4 without its cache levels (memory 180
+ * cycles, a hit 6, lines of 128 bytes), sequentially consistent, with the
+ * core each test sets, in its own forked test process (tu_run_in_child for
+ * the tests that need more than one run).
+ */
+#include "cpu.h"
+#include "mem.h"
+#include "simulated.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MEM = 180, HIT = 6, LINE = 128, NLINES = 4096, CODE_LINES = 16, MAXK = 16 };
+
+typedef struct {
+    platform_core_kind_t kind;
+    int width, rob, mshr, ahead;
+    double serialize;
+    int yield; /* the reference scheduler */
+    int prog;  /* which program */
+    int k;     /* chases (P_CHASES) */
+} cfg_t;
+
+typedef struct {
+    uint64_t cycles[4];
+    cpu_anatomy_t an;
+    uint64_t log[256]; /* P_MIXED: (cycle, value) pairs */
+} out_t;
+
+enum { P_USE, P_SERIALIZE, P_BARRIER, P_DEP, P_CHASES, P_CODE, P_NONE_CALLS, P_MIXED };
+
+static cfg_t g_cfg;
+static out_t g_out;
+static maddr_t g_lines; /* NLINES fresh lines */
+static int g_code;
+
+static maddr_t line(int i)
+{
+    return g_lines + (maddr_t)i * LINE;
+}
+
+/* K chases of R loads each, interleaved, every load a fresh line; returns
+ * the cycles. Chase j's i-th element is line i * K + j. */
+static uint64_t chases(cpu_t *c, int k, int r)
+{
+    machine_t *m = cpu_machine(c);
+    for (int i = 0; i + 1 < r; i++)
+        for (int j = 0; j < k; j++)
+            machine_poke(m, line(i * k + j), line((i + 1) * k + j));
+    maddr_t p[MAXK];
+    cpu_tok_t t[MAXK] = {0};
+    for (int j = 0; j < k; j++)
+        p[j] = line(j);
+    uint64_t t0 = cpu_now(c);
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < k; j++)
+            p[j] = cpu_read_dep(c, p[j], t[j], &t[j]);
+    for (int j = 0; j < k; j++)
+        cpu_use(c, t[j]);
+    return cpu_now(c) - t0;
+}
+
+static void prog(cpu_t *c, void *arg)
+{
+    (void)arg;
+    uint64_t t0 = cpu_now(c);
+    cpu_tok_t t;
+    cpu_anatomy_t a0, a1;
+    cpu_anatomy(c, &a0);
+    switch (g_cfg.prog) {
+    case P_USE: /* a miss, 20 independent instructions, the use */
+        cpu_read_dep(c, line(0), 0, &t);
+        cpu_insns(c, 20);
+        g_out.cycles[1] = cpu_now(c) - t0;
+        cpu_use(c, t);
+        break;
+    case P_SERIALIZE:
+        cpu_read_dep(c, line(0), 0, &t);
+        cpu_serialize(c);
+        break;
+    case P_BARRIER:
+        cpu_read_dep(c, line(0), 0, &t);
+        cpu_mb(c);
+        break;
+    case P_DEP: /* one chase of 8 */
+        g_out.cycles[1] = chases(c, 1, 8);
+        break;
+    case P_CHASES:
+        g_out.cycles[1] = chases(c, g_cfg.k, NLINES / MAXK);
+        break;
+    case P_CODE:
+        cpu_flush_cache(c, 1);
+        t0 = cpu_now(c);
+        cpu_exec(c, g_code);
+        break;
+    case P_NONE_CALLS: /* core none: the core's calls cost nothing more */
+        cpu_insns(c, 1000);
+        cpu_read_dep(c, line(0), 0, &t);
+        g_out.cycles[1] = cpu_now(c) - t0;
+        cpu_use(c, t);
+        cpu_serialize(c);
+        break;
+    default: /* P_MIXED: a bit of everything, logged */
+        for (int i = 0; i < 64; i++) {
+            uint64_t v = cpu_read_dep(c, line(i % 8 + 8 * cpu_id(c)), 0, &t);
+            cpu_insns(c, (uint64_t)i % 7);
+            if (i % 5 == 0)
+                cpu_write(c, line(100 + i % 3), v + 1);
+            if (i % 9 == 0)
+                cpu_fetch_add(c, line(200), 1);
+            cpu_use(c, t);
+            if (cpu_id(c) == 0) {
+                g_out.log[2 * i] = cpu_now(c);
+                g_out.log[2 * i + 1] = cpu_read(c, line(200));
+            }
+        }
+        break;
+    }
+    g_out.cycles[0] = cpu_now(c) - t0;
+    cpu_anatomy(c, &a1);
+    memset(&g_out.an, 0, sizeof g_out.an);
+    cpu_anatomy_accumulate(&g_out.an, &a0, &a1);
+}
+
+static void setup(machine_t *m, void *arg)
+{
+    (void)arg;
+    g_lines = mem_alloc(sim_mem(m), 0, (size_t)NLINES * LINE);
+    g_code = machine_code(m, "run_timers");
+    sim_set_always_yield(m, g_cfg.yield);
+    machine_set_program(m, 0, prog, NULL);
+    if (g_cfg.prog == P_MIXED)
+        for (int i = 1; i < 4; i++)
+            machine_set_program(m, i, prog, NULL);
+}
+
+static int run_cfg(void *arg)
+{
+    g_cfg = *(const cfg_t *)arg;
+    platform_t *p = tu_platform_flat("smp4");
+    p->memory_model = PLATFORM_SC;
+    for (int i = 0; i < p->nparams; i++)
+        if (strcmp(p->params[i].name, "code_run_timers_bytes") == 0) {
+            free(p->params[i].value);
+            p->params[i].value = strdup("2048"); /* CODE_LINES lines */
+        }
+    p->core = (platform_core_t){g_cfg.kind,
+                                g_cfg.width ? g_cfg.width : 1,
+                                g_cfg.rob ? g_cfg.rob : 1,
+                                g_cfg.mshr ? g_cfg.mshr : 1,
+                                g_cfg.serialize,
+                                g_cfg.ahead};
+    machine_hooks_t hooks = {setup, NULL, NULL};
+    err_t e;
+    int rc = sim_run(p, "test_core", 7, &hooks, &e);
+    return rc ? 3 : 0;
+}
+
+/* One run of cfg in a child; its results in *o. */
+static void run(cfg_t cfg, out_t *o)
+{
+    tu_run_in_child(run_cfg, &cfg, &g_out, o, sizeof *o, "core run");
+}
+
+/* The counter's rule: every cycle in one term, hidden ones taken out. */
+static void check_terms(const out_t *o)
+{
+    const cpu_anatomy_t *a = &o->an;
+    uint64_t sum = a->relax_cycles + a->work_cycles + a->code_cycles + a->issue_cycles;
+    for (int k = 0; k < ACCESS_NKINDS; k++)
+        sum += a->cycles[k];
+    ck_assert_uint_eq(sum - a->hidden_cycles, o->cycles[0]);
+}
+
+START_TEST(stall_on_use)
+{
+    out_t o;
+    run((cfg_t){.kind = CORE_INORDER, .prog = P_USE}, &o);
+    /* the load issues (1), the 20 instructions (20), the use waits the rest */
+    ck_assert_uint_eq(o.cycles[1], 21);
+    ck_assert_uint_eq(o.cycles[0], MEM);
+    ck_assert_uint_lt(o.cycles[0], MEM + 20);
+    ck_assert_uint_eq(o.an.stall_cycles, MEM - 21);
+    ck_assert_uint_eq(o.an.issue_cycles, 21);
+    check_terms(&o);
+    /* four a cycle: the instructions take 5 cycles, and the load still 180 */
+    run((cfg_t){.kind = CORE_OOO, .width = 4, .rob = 64, .prog = P_USE}, &o);
+    ck_assert_uint_eq(o.cycles[1], 5);
+    ck_assert_uint_eq(o.cycles[0], MEM);
+    check_terms(&o);
+}
+END_TEST
+
+START_TEST(serialisation_drains)
+{
+    out_t o;
+    run((cfg_t){.kind = CORE_OOO, .rob = 16, .serialize = 40, .prog = P_SERIALIZE}, &o);
+    ck_assert_uint_eq(o.cycles[0], MEM + 40);
+    check_terms(&o);
+    run((cfg_t){.kind = CORE_INORDER, .prog = P_BARRIER}, &o);
+    ck_assert_uint_ge(o.cycles[0], MEM); /* the mf waits for the load, then costs its own */
+    check_terms(&o);
+}
+END_TEST
+
+START_TEST(dependent_chase_in_series)
+{
+    out_t o;
+    run((cfg_t){.kind = CORE_OOO, .width = 4, .rob = 256, .mshr = 16, .prog = P_DEP}, &o);
+    ck_assert_uint_ge(o.cycles[1], 8 * MEM);
+    ck_assert_uint_le(o.cycles[1], 8 * (MEM + 1));
+    ck_assert_uint_eq(o.an.overlapped, 0);
+    check_terms(&o);
+}
+END_TEST
+
+START_TEST(independent_chases_overlap_to_mshr)
+{
+    enum { R = NLINES / MAXK };
+    double per[MAXK + 1];
+    for (int k = 1; k <= MAXK; k *= 2) {
+        out_t o;
+        run((cfg_t){.kind = CORE_OOO, .width = 4, .rob = 256, .mshr = 4, .prog = P_CHASES, .k = k},
+            &o);
+        per[k] = (double)o.cycles[1] / (double)(k * R);
+        check_terms(&o);
+        if (k > 1)
+            ck_assert_uint_gt(o.an.overlapped, 0);
+    }
+    /* 1/K up to core_mshr (4), then flat */
+    ck_assert_double_eq_tol(per[1], MEM, 2);
+    ck_assert_double_eq_tol(per[2], MEM / 2.0, 2);
+    ck_assert_double_eq_tol(per[4], MEM / 4.0, 2);
+    ck_assert_double_eq_tol(per[8], MEM / 4.0, 2);
+    ck_assert_double_eq_tol(per[16], MEM / 4.0, 2);
+    /* a window of two instructions holds two of the four chases' loads */
+    out_t o;
+    run((cfg_t){.kind = CORE_OOO, .rob = 2, .mshr = 8, .prog = P_CHASES, .k = 4}, &o);
+    ck_assert_double_eq_tol((double)o.cycles[1] / (4.0 * R), MEM / 2.0, 2);
+}
+END_TEST
+
+START_TEST(code_streams)
+{
+    out_t o;
+    run((cfg_t){.kind = CORE_NONE, .prog = P_CODE}, &o);
+    ck_assert_uint_eq(o.cycles[0], CODE_LINES * MEM); /* today: in series */
+    ck_assert_uint_eq(o.an.code_streamed, 0);
+    run((cfg_t){.kind = CORE_OOO, .rob = 16, .ahead = 0, .prog = P_CODE}, &o);
+    ck_assert_uint_eq(o.cycles[0], CODE_LINES * MEM);
+    run((cfg_t){.kind = CORE_OOO, .rob = 16, .ahead = CODE_LINES, .prog = P_CODE}, &o);
+    ck_assert_uint_eq(o.cycles[0], MEM); /* the first miss, the rest behind it */
+    ck_assert_uint_eq(o.an.code_streamed, CODE_LINES - 1);
+    ck_assert_uint_eq(o.an.code_lines, CODE_LINES);
+    check_terms(&o);
+    run((cfg_t){.kind = CORE_INORDER, .ahead = 4, .prog = P_CODE}, &o);
+    ck_assert_uint_eq(o.cycles[0], MEM * CODE_LINES / 4); /* a miss per 4 lines */
+    check_terms(&o);
+}
+END_TEST
+
+START_TEST(core_none_is_today)
+{
+    out_t o;
+    run((cfg_t){.kind = CORE_NONE, .prog = P_NONE_CALLS}, &o);
+    ck_assert_uint_eq(o.cycles[1], MEM); /* cpu_read_dep waits, as cpu_read */
+    ck_assert_uint_eq(o.cycles[0], MEM);
+    ck_assert_uint_eq(o.an.issue_cycles + o.an.stall_cycles + o.an.hidden_cycles, 0);
+    run((cfg_t){.kind = CORE_NONE, .prog = P_CHASES, .k = 4}, &o);
+    ck_assert_uint_eq(o.cycles[1], (uint64_t)NLINES / MAXK * 4 * MEM);
+    ck_assert_uint_eq(o.an.overlapped, 0);
+}
+END_TEST
+
+START_TEST(schedulers_agree)
+{
+    static out_t fast, slow;
+    for (int kind = CORE_INORDER; kind <= CORE_OOO; kind++) {
+        cfg_t cfg = {
+            .kind = (platform_core_kind_t)kind, .width = 2, .rob = 8, .mshr = 2, .prog = P_MIXED};
+        run(cfg, &fast);
+        cfg.yield = 1;
+        run(cfg, &slow);
+        ck_assert_mem_eq(fast.log, slow.log, sizeof fast.log);
+        ck_assert_uint_eq(fast.cycles[0], slow.cycles[0]);
+        ck_assert_int_eq(memcmp(&fast.an, &slow.an, sizeof fast.an), 0);
+        check_terms(&fast);
+    }
+}
+END_TEST
+
+static Suite *core_suite(void)
+{
+    Suite *s = suite_create("core");
+    TCase *t = tcase_create("core");
+    tcase_add_test(t, stall_on_use);
+    tcase_add_test(t, serialisation_drains);
+    tcase_add_test(t, dependent_chase_in_series);
+    tcase_add_test(t, independent_chases_overlap_to_mshr);
+    tcase_add_test(t, code_streams);
+    tcase_add_test(t, core_none_is_today);
+    tcase_add_test(t, schedulers_agree);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(core_suite());
+}
