@@ -479,7 +479,7 @@ static int write_csv(scen_t *S, err_t *e)
     const run_opts_t *o = S->o;
     const scenario_t *base = S->base;
     if (!o->quiet)
-        printf("%s (%s):\n%-8s %-14s %-5s %12s %10s %10s %7s%s%s\n", base->name, S->out, "platform",
+        printf("%s (%s):\n%-9s %-20s %-5s %12s %10s %10s %7s%s%s\n", base->name, S->out, "platform",
                "strategy", "cache", "mean_cycles", "p95", "violations", "oopses",
                base->sweep_key ? "  " : "", S->pt.sweep_key);
     part_write_rows(&S->pt, S->csv, o->quiet ? NULL : stdout);

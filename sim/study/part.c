@@ -539,7 +539,7 @@ void part_write_rows(const part_t *p, FILE *csv, FILE *table)
         snprintf(row.sweep_value, sizeof row.sweep_value, "%s", q->sweep_value);
         results_print_row(csv, &row);
         if (table)
-            fprintf(table, "%-8s %-14s %-5s %12.1f %10.1f %10llu %7llu%s%s\n", row.platform,
+            fprintf(table, "%-9s %-20s %-5s %12.1f %10.1f %10llu %7llu%s%s\n", row.platform,
                     row.strategy, row.cache, row.mean, row.p95, (unsigned long long)row.violations,
                     (unsigned long long)row.oopses, *row.sweep_value ? "  " : "", row.sweep_value);
     }

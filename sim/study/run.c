@@ -65,6 +65,26 @@ static void background_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void 
 
 /* --- helper programs --- */
 
+/* mod_timer by the CPU that arms the measured timer: from idle with
+ * measure.arm_idle (an interrupt on an idle CPU), which the 6.1 core's
+ * get_nohz_timer_target sees. */
+static void arm(cpu_t *c, ctx_t *x, maddr_t t, uint64_t expires)
+{
+    if (x->s->arm_idle)
+        tcore_set_idle(c, x->tc, 1);
+    mod_timer(c, x->tc, t, expires);
+    if (x->s->arm_idle)
+        tcore_set_idle(c, x->tc, 0);
+}
+
+/* A CPU with nothing to do says so to the 6.1 core (NOHZ idle), then
+ * only takes its ticks. */
+static void idle_program(cpu_t *c, void *arg)
+{
+    ctx_t *x = arg;
+    tcore_set_idle(c, x->tc, 1);
+}
+
 /* One background call: del_timer (or, for sync_fraction of them, the
  * strategy's del_timer_sync, whose scan reads every CPU's base) or
  * mod_timer on one of c's own timers. */
@@ -143,12 +163,12 @@ static void armer_program(cpu_t *c, void *arg)
                 oracle_watch(x->or, t);
                 STORE(x->timer, t);
             }
-            mod_timer(c, x->tc, LOAD(x->timer), j); /* due at this CPU's next tick */
+            arm(c, x, LOAD(x->timer), j); /* due at this CPU's next tick */
             STORE(x->strike_at, cpu_next_tick(c));
         } else {
             if (x->s->workload == WORKLOAD_OVERLAP)
-                cpu_write(c, LOAD(x->timer) + TIMER_DATA, LOAD(x->arm_data[id]));
-            mod_timer(c, x->tc, LOAD(x->timer), j + (uint64_t)x->s->expires_jiffies);
+                timer_set_data(c, x->tc, LOAD(x->timer), LOAD(x->arm_data[id]));
+            arm(c, x, LOAD(x->timer), j + (uint64_t)x->s->expires_jiffies);
         }
         cpu_sync(c);
         STORE(x->arm_req[id], 0);
@@ -203,7 +223,7 @@ static void prepare(cpu_t *c, ctx_t *x)
     case WORKLOAD_SCHEDULE_TIMEOUT:
     case WORKLOAD_REARM:
         if (arm_cpu == x->caller)
-            mod_timer(c, tc, LOAD(x->timer), read_jiffies(c, tc) + (uint64_t)s->expires_jiffies);
+            arm(c, x, LOAD(x->timer), read_jiffies(c, tc) + (uint64_t)s->expires_jiffies);
         else
             request_arm(c, x, arm_cpu, 0);
         caller_work(c, x, s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
@@ -307,8 +327,14 @@ static void setup(machine_t *m, void *arg)
     const platform_t *p = machine_platform(m);
     int n = p->ncpus;
     x->period = (uint64_t)(p->clock_mhz * 1e6 / s->hz + 0.5);
-    x->tc = tcore_create(m, strategy_design(r->strategy), strategy_last_running(r->strategy),
-                         x->period, s->timekeeper_cpu);
+    tcore_config_t cfg = {.design = strategy_design(r->strategy),
+                          .last_running = strategy_last_running(r->strategy),
+                          .period_cycles = x->period,
+                          .timekeeper_cpu = s->timekeeper_cpu,
+                          .hz = s->hz,
+                          .lock = s->lock,
+                          .timers_migration = s->timers_migration};
+    x->tc = tcore_create_config(m, &cfg);
     unsigned omit = 0;
     for (int i = 0; i < s->nomit; i++)
         omit |= 1u << s->omit_barriers[i]; /* kBarriers' order is TBAR_*'s */
@@ -351,6 +377,8 @@ static void setup(machine_t *m, void *arg)
             machine_set_program(m, i, armer_program, x);
         else if (background)
             machine_set_program(m, i, background_program, x);
+        else if (s->timers_migration && strategy_core(r->strategy) == KERNEL_CORE_61)
+            machine_set_program(m, i, idle_program, x);
     }
 }
 
