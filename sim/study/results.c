@@ -66,9 +66,10 @@ void results_print_row(FILE *f, const result_row_t *r)
             (double)a->tlb_cycles / n);
     const run_extra_t *x = &r->extra;
     if (r->cols == EXTRA_TICK)
-        fprintf(f, ",%.1f,%.2f,%.2f,%llu,%llu", r->p99, (double)x->fired / n,
+        fprintf(f, ",%.1f,%.2f,%.2f,%llu,%.4f,%llu,%llu", r->p99, (double)x->fired / n,
                 x->fired ? (double)x->late_sum / (double)x->fired : 0.0,
-                (unsigned long long)x->late_max, (unsigned long long)x->early);
+                (unsigned long long)x->late_max, (double)x->late_ppm / 1e6,
+                (unsigned long long)x->early, (unsigned long long)x->overdue);
     else if (r->cols == EXTRA_CONTEND)
         fprintf(f, ",%.1f,%llu,%.1f,%.4f", r->p99, (unsigned long long)x->ops,
                 x->ops ? (double)x->window / (double)x->ops : 0.0,
@@ -83,6 +84,8 @@ void results_add_extra(run_extra_t *sum, const run_extra_t *x)
     sum->fired += x->fired;
     sum->late_sum += x->late_sum;
     sum->late_max = x->late_max > sum->late_max ? x->late_max : sum->late_max;
+    sum->late_ppm = x->late_ppm > sum->late_ppm ? x->late_ppm : sum->late_ppm;
+    sum->overdue += x->overdue;
     sum->early += x->early;
     sum->ops += x->ops;
     sum->ops_sq += x->ops_sq;
@@ -94,7 +97,9 @@ void results_print_header(FILE *f, extra_cols_t cols)
 {
     fputs(results_header, f);
     if (cols == EXTRA_TICK)
-        fputs(",p99_cycles,fired_per_tick,late_mean_jiffies,late_max_jiffies,fired_early", f);
+        fputs(",p99_cycles,fired_per_tick,late_mean_jiffies,late_max_jiffies,late_max_share,"
+              "fired_early,fired_overdue",
+              f);
     else if (cols == EXTRA_CONTEND)
         fputs(",p99_cycles,ops,cycles_per_op,fairness", f);
     fputc('\n', f);

@@ -10,13 +10,15 @@
 #include <stdio.h>
 
 /* What some workloads measure besides the calls' cycles, summed over the
- * runs of a row (late_max: the largest), all uint64_t (the part file writes
+ * runs of a row (late_max, late_ppm: the largest), all uint64_t (the part file writes
  * them as an array). */
 typedef struct {
     uint64_t fired;      /* tick: timer functions run on the caller's base */
     uint64_t late_sum;   /* ... jiffies past their expiry, summed */
     uint64_t late_max;   /* ... the largest */
     uint64_t early;      /* ... run before their expiry (a broken promise) */
+    uint64_t overdue;    /* ... run later than the 6.1 wheel's granularity allows */
+    uint64_t late_ppm;   /* ... the largest lateness over its timeout, in millionths */
     uint64_t ops;        /* contend: operations all contenders completed */
     uint64_t ops_sq;     /* ... the sum over contenders of their count squared */
     uint64_t contenders; /* ... CPUs contending, summed over the runs */
@@ -25,10 +27,10 @@ typedef struct {
 
 /* Which extra columns a CSV has (after results_header's): none; tick:
  * p99_cycles, fired_per_tick, late_mean_jiffies, late_max_jiffies,
- * fired_early; contend: p99_cycles, ops, cycles_per_op (the contenders'
- * cycles over their operations: one lock handoff and its work), fairness
- * (Jain's index of the counts of every contender of every run: 1 when all
- * did as many, 1/n when one did everything). */
+ * late_max_share (of the timeout), fired_early, fired_overdue; contend: p99_cycles, ops,
+ * cycles_per_op (the contenders' cycles over their operations: one lock handoff and its work),
+ * fairness (Jain's index of the counts of every contender of every run: 1 when all did as many, 1/n
+ * when one did everything). */
 typedef enum { EXTRA_NONE, EXTRA_TICK, EXTRA_CONTEND } extra_cols_t;
 
 /* row->extra += *x (late_max: the larger). */

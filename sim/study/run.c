@@ -363,9 +363,9 @@ static void setup(machine_t *m, void *arg)
         int helper = (i == arm_cpu && i != x->caller && (s->workload != WORKLOAD_OVERLAP)) ||
                      (s->workload == WORKLOAD_OVERLAP &&
                       (i == s->overlap_first_cpu || i == s->overlap_second_cpu));
-        int background = s->ops_per_tick > 0 && !helper && (i != x->caller || s->on_caller) &&
-                         (!s->idle_caller_node || i == x->caller ||
-                          p->cpu_node[i] != p->cpu_node[x->caller]);
+        int background =
+            s->ops_per_tick > 0 && !helper && (i != x->caller || s->on_caller) &&
+            (!s->idle_caller_node || i == x->caller || p->cpu_node[i] != p->cpu_node[x->caller]);
         if (background) {
             x->bg_timers[i] = xcalloc((size_t)s->timers_per_cpu, sizeof(maddr_t));
             for (int k = 0; k < s->timers_per_cpu; k++)

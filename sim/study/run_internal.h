@@ -33,6 +33,7 @@ typedef struct {
     int measuring;     /* the caller is past its warm-up */
     maddr_t *wheel;    /* [wheel_timers] the tick workload's timers */
     uint64_t *expires; /* [wheel_timers] the jiffy each was last armed for */
+    uint64_t *timeout; /* [wheel_timers] ... and how far ahead that was */
     int wheel_fn_id;
     uint64_t *ops;  /* [ncpus] contend: operations done while measuring */
     maddr_t *own;   /* [ncpus] contend: each contender's timer */

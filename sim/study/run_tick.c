@@ -44,20 +44,28 @@ static uint64_t draw_timeout(cpu_t *c, const scenario_t *s)
 static void wheel_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void *arg)
 {
     ctx_t *x = arg;
-    uint64_t now = tcore_jiffies_now(tc), due = x->expires[data];
+    uint64_t now = tcore_jiffies_now(tc), due = x->expires[data], span = x->timeout[data];
     if (LOAD(x->measuring)) {
         run_extra_t *e = &x->r->extra;
         e->fired++;
         if (now < due)
             e->early++;
         else {
-            e->late_sum += now - due;
-            if (now - due > e->late_max)
-                e->late_max = now - due;
+            uint64_t late = now - due, ppm = late * 1000000 / span;
+            e->late_sum += late;
+            e->late_max = late > e->late_max ? late : e->late_max;
+            e->late_ppm = ppm > e->late_ppm ? ppm : e->late_ppm;
+            /* The 6.1 wheel puts a timer in the first level whose range
+             * holds it: a level's granularity is at most 8/63 of the
+             * timeouts it holds (LVL_START(n) = 63 * 8^(n-1), granularity
+             * 8^n). A jiffy more for the tick's own delay. */
+            if (late * 63 > span * 8 + 63)
+                e->overdue++;
         }
     }
-    uint64_t exp = read_jiffies(c, tc) + draw_timeout(c, x->s);
+    uint64_t d = draw_timeout(c, x->s), exp = read_jiffies(c, tc) + d;
     x->expires[data] = exp;
+    x->timeout[data] = d;
     mod_timer(c, tc, t, exp);
 }
 
@@ -67,8 +75,9 @@ static void tick_caller(cpu_t *c, void *arg)
     run_t *r = x->r;
     const scenario_t *s = x->s;
     for (int i = 0; i < s->wheel_timers && !cpu_stopping(c); i++) {
-        uint64_t exp = read_jiffies(c, x->tc) + draw_timeout(c, s);
+        uint64_t d = draw_timeout(c, s), exp = read_jiffies(c, x->tc) + d;
         x->expires[i] = exp;
+        x->timeout[i] = d;
         mod_timer(c, x->tc, x->wheel[i], exp);
     }
     int total = s->warmup_calls + s->calls;
@@ -98,6 +107,7 @@ void run_tick_setup(machine_t *m, ctx_t *x)
     size_t n = (size_t)s->wheel_timers;
     x->wheel = xcalloc(n ? n : 1, sizeof *x->wheel);
     x->expires = xcalloc(n ? n : 1, sizeof *x->expires);
+    x->timeout = xcalloc(n ? n : 1, sizeof *x->timeout);
     x->wheel_fn_id = tcore_register_fn(x->tc, wheel_fn, x);
     for (size_t i = 0; i < n; i++)
         x->wheel[i] = timer_alloc(x->tc, node, x->wheel_fn_id, i);
@@ -112,8 +122,8 @@ static void contend_op(cpu_t *c, ctx_t *x, maddr_t t)
 {
     int oops = 0;
     strategy_del_timer_sync(x->r->strategy, c, x->tc, t, &oops);
-    /* FIXME(add_timer_on): re-arm on x->base_cpu's base */
-    mod_timer(c, x->tc, t, read_jiffies(c, x->tc) + (uint64_t)x->s->expires_jiffies);
+    add_timer_on(c, x->tc, t, read_jiffies(c, x->tc) + (uint64_t)x->s->expires_jiffies,
+                 x->base_cpu);
 }
 
 static void contender(cpu_t *c, void *arg)
@@ -194,6 +204,7 @@ void run_tick_free(ctx_t *x)
 {
     free(x->wheel);
     free(x->expires);
+    free(x->timeout);
     free(x->ops);
     free(x->own);
     free(x->contender);
