@@ -161,6 +161,26 @@ START_TEST(test_full_file)
 }
 END_TEST
 
+/* scenario.strategies' default follows kernel.core. */
+START_TEST(test_default_strategies_61)
+{
+    const char *cores[] = {"6.1", "2.6, 6.1"};
+    int n[] = {2, STRAT_SHORTCUT + 2};
+    for (int k = 0; k < 2; k++) {
+        char path[512], body[64];
+        snprintf(body, sizeof body, "[kernel]\ncore = %s\nhz = 1000\n", cores[k]);
+        scen(path, sizeof path, "", body);
+        err_t e = {{0}};
+        scenario_t *s = scenario_load(path, NULL, 0, &e);
+        ck_assert_msg(s != NULL, "%s", e.msg);
+        ck_assert_int_eq(s->nstrategies, n[k]);
+        ck_assert_int_eq(s->strategies[n[k] - 2], STRAT_TIMER_DELETE_SYNC);
+        ck_assert_int_eq(s->strategies[n[k] - 1], STRAT_TIMER_DELETE_SYNC_RT);
+        scenario_free(s);
+    }
+}
+END_TEST
+
 START_TEST(test_defaults)
 {
     char path[512], origin[600];
@@ -409,9 +429,11 @@ END_TEST
 
 START_TEST(test_err_list_item)
 {
-    expect_line_err("strategies = scan, bogus\n", 3,
-                    "scenario.strategies: unknown item 'bogus' (expected scan, last_running, "
-                    "singleshot, naive, base_tracking, shortcut)");
+    expect_line_err(
+        "strategies = scan, bogus\n", 3,
+        "scenario.strategies: unknown item 'bogus' (expected scan, last_running, "
+        "singleshot, naive, base_tracking, shortcut, timer_delete_sync, timer_delete_sync_rt, "
+        "timer_shutdown_sync)");
     expect_line_err("strategies = scan, naive, scan\n", 3, "'scan' is listed twice");
     expect_line_err("strategies = scan,,naive\n", 3, "item 2 of the list is empty");
     expect_line_err("strategies =\n", 3, "scenario.strategies: must list at least one item");
@@ -602,6 +624,7 @@ int main(void)
     tcase_add_checked_fixture(tc, tu_tmp_setup, tu_tmp_teardown_checked);
     tcase_add_test(tc, test_full_file);
     tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_default_strategies_61);
     tcase_add_test(tc, test_file_origin);
     tcase_add_test(tc, test_missing_platforms);
     tcase_add_test(tc, test_platform_paths);
