@@ -90,7 +90,7 @@ START_TEST(tree_errors)
         int ncpus, per_node;
         const char *word;
     } c[] = {
-        {3, 2, "multiple"}, {8192, 2, "--cpus"},   {1, 1, "--cpus"},       {0, 2, "--cpus"},
+        {3, 2, "multiple"}, {16384, 2, "--cpus"},  {1, 1, "--cpus"},       {0, 2, "--cpus"},
         {-4, 2, "--cpus"},  {4096, 0, "per-node"}, {4096, 65, "per-node"}, {4096, 3, "multiple"},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {

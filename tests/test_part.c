@@ -208,8 +208,8 @@ START_TEST(merge_errors)
     size_t len = fread(whole_text, 1, sizeof whole_text, f);
     fclose(f);
     int header_end = 0, lines = 0;
-    for (size_t i = 0; i < len && lines < 9; i++)
-        if (whole_text[i] == '\n' && ++lines == 9)
+    for (size_t i = 0; i < len && lines < 10; i++)
+        if (whole_text[i] == '\n' && ++lines == 10)
             header_end = (int)i + 1;
     char cut[512];
     snprintf(cut, sizeof cut, "%s/cut", tu_tmp());

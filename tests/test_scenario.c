@@ -161,6 +161,26 @@ START_TEST(test_full_file)
 }
 END_TEST
 
+/* scenario.strategies' default follows kernel.core. */
+START_TEST(test_default_strategies_61)
+{
+    const char *cores[] = {"6.1", "2.6, 6.1"};
+    int n[] = {2, STRAT_SHORTCUT + 2};
+    for (int k = 0; k < 2; k++) {
+        char path[512], body[64];
+        snprintf(body, sizeof body, "[kernel]\ncore = %s\nhz = 1000\n", cores[k]);
+        scen(path, sizeof path, "", body);
+        err_t e = {{0}};
+        scenario_t *s = scenario_load(path, NULL, 0, &e);
+        ck_assert_msg(s != NULL, "%s", e.msg);
+        ck_assert_int_eq(s->nstrategies, n[k]);
+        ck_assert_int_eq(s->strategies[n[k] - 2], STRAT_TIMER_DELETE_SYNC);
+        ck_assert_int_eq(s->strategies[n[k] - 1], STRAT_TIMER_DELETE_SYNC_RT);
+        scenario_free(s);
+    }
+}
+END_TEST
+
 START_TEST(test_defaults)
 {
     char path[512], origin[600];
@@ -209,9 +229,9 @@ START_TEST(test_defaults)
     ck_assert(s->overlap_second_cycles == 100000);
 
     /* the resolved list: every key, in table order, with its origin */
-    ck_assert_int_eq(s->nresolved, 38);
+    ck_assert_int_eq(s->nresolved, 49);
     ck_assert_str_eq(s->resolved[0].key, "scenario.name");
-    ck_assert_str_eq(s->resolved[s->nresolved - 1].key, "overlap.second_cycles");
+    ck_assert_str_eq(s->resolved[s->nresolved - 1].key, "contend.cpus");
     const char *o;
     ck_assert_str_eq(resolved(s, "scenario.name", &o), "s");
     ck_assert_str_eq(o, "default");
@@ -235,7 +255,7 @@ START_TEST(test_defaults)
     int lines = 0;
     for (char *c = out; *c; c++)
         lines += *c == '\n';
-    ck_assert_int_eq(lines, 38);
+    ck_assert_int_eq(lines, 49);
     free(out);
     scenario_free(s);
 }
@@ -360,7 +380,33 @@ START_TEST(test_err_type)
                     "background.on_caller: expected true or false");
     expect_line_err("[measure]\nworkload = sleep\n", 4,
                     "measure.workload: unknown value 'sleep' (expected one of schedule_timeout, "
-                    "rearm, overlap, first_run, hop)");
+                    "rearm, overlap, first_run, hop, tick, contend)");
+    /* the 6.1 core's keys */
+    expect_line_err("[kernel]\ncore = 5.4\n", 4, "kernel.core: unknown item '5.4'");
+    expect_line_err("[kernel]\nlock = mcs\n", 4,
+                    "kernel.lock: unknown value 'mcs' (expected one of tas, ticket, qspinlock)");
+    expect_line_err("[kernel]\nhz = 500\n", 4,
+                    "kernel.hz: 500 is not one of the kernel's HZ values");
+    expect_line_err("[kernel]\ntimers_migration = often\n", 4,
+                    "kernel.timers_migration: expected true or false");
+    expect_line_err("strategies = scan, timer_delete_sync\n", 3,
+                    "scenario.strategies: timer_delete_sync runs on the 6.1 timer core, which "
+                    "kernel.core does not list");
+    expect_line_err("strategies = scan\n[kernel]\ncore = 6.1\n", 3,
+                    "scenario.strategies: scan runs on the 2.6 timer core");
+    expect_line_err("sweep = kernel.core\nsweep_values = 2.6\n", 3,
+                    "scenario.sweep: 'kernel.core' cannot be swept");
+    expect_line_err("[wheel]\ntimeout_min_jiffies = 100\ntimeout_max_jiffies = 10\n", 4,
+                    "wheel.timeout_min_jiffies: is larger than wheel.timeout_max_jiffies");
+    expect_line_err("[contend]\ncpus = 0\n", 4, "contend.cpus: 0 is out of range");
+    expect_line_err("sweep2 = kernel.lock\nsweep2_values = tas\n", 3,
+                    "scenario.sweep2: is set but scenario.sweep is not");
+    expect_line_err("sweep = kernel.lock\nsweep_values = tas\nsweep2 = kernel.lock\n"
+                    "sweep2_values = ticket\n",
+                    5, "scenario.sweep2: names the key scenario.sweep names");
+    expect_line_err("sweep = kernel.lock\nsweep_values = tas\nsweep2 = contend.cpus\n"
+                    "sweep2_values = 2, x\n",
+                    6, "scenario.sweep2_values: item 2 for contend.cpus: expected a whole number");
 }
 END_TEST
 
@@ -383,9 +429,11 @@ END_TEST
 
 START_TEST(test_err_list_item)
 {
-    expect_line_err("strategies = scan, bogus\n", 3,
-                    "scenario.strategies: unknown item 'bogus' (expected scan, last_running, "
-                    "singleshot, naive, base_tracking, shortcut)");
+    expect_line_err(
+        "strategies = scan, bogus\n", 3,
+        "scenario.strategies: unknown item 'bogus' (expected scan, last_running, "
+        "singleshot, naive, base_tracking, shortcut, timer_delete_sync, timer_delete_sync_rt, "
+        "timer_shutdown_sync)");
     expect_line_err("strategies = scan, naive, scan\n", 3, "'scan' is listed twice");
     expect_line_err("strategies = scan,,naive\n", 3, "item 2 of the list is empty");
     expect_line_err("strategies =\n", 3, "scenario.strategies: must list at least one item");
@@ -576,6 +624,7 @@ int main(void)
     tcase_add_checked_fixture(tc, tu_tmp_setup, tu_tmp_teardown_checked);
     tcase_add_test(tc, test_full_file);
     tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_default_strategies_61);
     tcase_add_test(tc, test_file_origin);
     tcase_add_test(tc, test_missing_platforms);
     tcase_add_test(tc, test_platform_paths);

@@ -207,6 +207,8 @@ static int cand_sets(const cand_t *c, const hunt_t *h, char (*buf)[KEYLEN], cons
     sets[n++] = "scenario.seeds=1";
     sets[n++] = "scenario.sweep=";
     sets[n++] = "scenario.sweep_values=";
+    sets[n++] = "scenario.sweep2=";
+    sets[n++] = "scenario.sweep2_values=";
     return n;
 }
 
@@ -215,7 +217,7 @@ static int cand_sets(const cand_t *c, const hunt_t *h, char (*buf)[KEYLEN], cons
 static int cand_load(const cand_t *c, const hunt_t *h, scenario_t **s, platform_t **p, err_t *e)
 {
     char buf[NKEYS + 3][KEYLEN];
-    const char **sets = xcalloc((size_t)h->nsets + NKEYS + 6, sizeof *sets);
+    const char **sets = xcalloc((size_t)h->nsets + NKEYS + 8, sizeof *sets);
     int n = cand_sets(c, h, buf, sets);
     *s = scenario_load(h->path, sets, n, e);
     free(sets);
@@ -362,7 +364,7 @@ static int write_found(const char *out, const cand_t *c, const hunt_t *h, unsign
         const scenario_kv_t *kv = &s->resolved[i];
         const char *dot = strchr(kv->key, '.');
         const char *key = dot + 1;
-        if (!strcmp(kv->key, "scenario.sweep") || !strcmp(kv->key, "scenario.sweep_values"))
+        if (!strncmp(kv->key, "scenario.sweep", 14))
             continue;
         if ((int)strlen(section) != (int)(dot - kv->key) ||
             strncmp(section, kv->key, (size_t)(dot - kv->key)) != 0) {

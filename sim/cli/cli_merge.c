@@ -108,7 +108,7 @@ static int write_merge(const part_t *m, const char *out, int quiet, err_t *e)
         return -1;
     }
     if (!quiet)
-        printf("%s (%s):\n%-8s %-14s %-5s %12s %10s %10s %7s%s%s\n", m->scenario, out, "platform",
+        printf("%s (%s):\n%-9s %-20s %-5s %12s %10s %10s %7s%s%s\n", m->scenario, out, "platform",
                "strategy", "cache", "mean_cycles", "p95", "violations", "oopses",
                *m->sweep_key ? "  " : "", m->sweep_key);
     part_write_rows(m, csv, quiet ? NULL : stdout);

@@ -11,6 +11,7 @@
 #include "loader.h"
 #include "native.h"
 #include "platform.h"
+#include "results.h"
 #include "scenario.h"
 
 #include <stdint.h>
@@ -37,6 +38,7 @@ typedef struct {
     int ncalls;
     uint64_t violations, oopses, bugs, uaf, accesses, sim_cycles;
     cpu_anatomy_t anatomy;
+    run_extra_t extra;
     int ok;
 } job_t;
 

@@ -27,6 +27,7 @@ typedef struct {
     int ncalls, rc;
     uint64_t violations, oopses, bugs, uaf, accesses, switches, sim_cycles;
     cpu_anatomy_t anatomy;
+    run_extra_t extra;
     char msg[1024];
 } wire_t;
 
@@ -138,6 +139,7 @@ static int run_job(job_t *j, variant_t *vs, const run_opts_t *o, int last)
     w.switches = r.switches;
     w.sim_cycles = r.sim_cycles;
     w.anatomy = r.anatomy;
+    w.extra = r.extra;
     fwrite(&w, sizeof w, 1, j->out);
     fwrite(r.cycles, sizeof *r.cycles, (size_t)r.ncalls, j->out);
     free(r.cycles);
@@ -251,6 +253,7 @@ int cli_run_finish_job(job_t *j, variant_t *vs, err_t *e)
     j->accesses = w.accesses;
     j->sim_cycles = w.sim_cycles;
     j->anatomy = w.anatomy;
+    j->extra = w.extra;
     j->ok = 1;
     return 0;
 }

@@ -1,6 +1,7 @@
 /* cli_run_scenario: one scenario file of `numasim run`. Loads it (once per
  * sweep value), reads and checks its platforms, lists every combination
- * (platform x strategy x cache x sweep value x seed, in output order), runs
+ * (platform x strategy x cache x sweep value x seed, in output order; with
+ * scenario.sweep2, the sweep values are every pair of the two keys'), runs
  * them (or one slice of them) up to --jobs at a time, and writes the CSV and
  * its resolved configuration, or the slice's part file, atomically. */
 #include "cli_run_internal.h"
@@ -156,7 +157,8 @@ static void fill_part(part_t *pt, const variant_t *vs, int nv, const job_t *js, 
     const scenario_t *base = vs[0].s;
     snprintf(pt->version, sizeof pt->version, "%s", NUMASIM_VERSION);
     snprintf(pt->scenario, sizeof pt->scenario, "%s", base->name);
-    snprintf(pt->sweep_key, sizeof pt->sweep_key, "%s", base->sweep_key ? base->sweep_key : "");
+    snprintf(pt->sweep_key, sizeof pt->sweep_key, "%s%s%s", base->sweep_key ? base->sweep_key : "",
+             base->sweep2_key ? "/" : "", base->sweep2_key ? base->sweep2_key : "");
     pt->ncombos = njobs;
     pt->combos = xcalloc((size_t)(njobs ? njobs : 1), sizeof *pt->combos);
     pt->groups = xcalloc((size_t)(njobs ? njobs : 1), sizeof *pt->groups);
@@ -215,7 +217,7 @@ typedef struct {
     int nv;
     variant_t *vs;      /* [nv] */
     const char **vsets; /* o->sets, then a sweep value's --set */
-    char **owned;       /* [nv]: the sweep values' --set */
+    char **owned;       /* [3 nv]: per variant, the sweep values' --set and their pair's name */
     job_t *js;          /* [njobs]: every combination, in output order */
     int njobs, nmine;   /* nmine: those of this slice */
     part_t pt;
@@ -249,32 +251,49 @@ static int load_platforms(scen_t *S, variant_t *v, err_t *e)
     return 0;
 }
 
+/* a, sep and b in one malloc'd string. */
+static char *joined(const char *a, const char *sep, const char *b)
+{
+    size_t n = strlen(a) + strlen(sep) + strlen(b) + 1;
+    char *s = xmalloc(n);
+    snprintf(s, n, "%s%s%s", a, sep, b);
+    return s;
+}
+
 /* Loads the scenario once per sweep value (once when it has no sweep), and
  * each one's platforms. Returns 0, 1 or -1 with e. */
 static int load_variants(scen_t *S, err_t *e)
 {
     const run_opts_t *o = S->o;
     const scenario_t *base = S->base;
-    S->nv = base->sweep_key ? base->nsweep : 1;
+    int n2 = base->sweep2_key ? base->nsweep2 : 1;
+    S->nv = base->sweep_key ? base->nsweep * n2 : 1;
     S->vs = xcalloc((size_t)S->nv, sizeof *S->vs);
-    S->vsets = xmalloc(sizeof *S->vsets * (size_t)(o->nsets + 1));
-    S->owned = xcalloc((size_t)S->nv, sizeof *S->owned);
+    S->vsets = xmalloc(sizeof *S->vsets * (size_t)(o->nsets + 2));
+    S->owned = xcalloc((size_t)S->nv * 3, sizeof *S->owned);
     for (int i = 0; i < o->nsets; i++)
         S->vsets[i] = o->sets[i];
     for (int k = 0; k < S->nv; k++) {
         variant_t *v = &S->vs[k];
         v->s = S->base;
         if (base->sweep_key) {
-            size_t len = strlen(base->sweep_key) + strlen(base->sweep_values[k]) + 2;
-            S->owned[k] = xmalloc(len);
-            snprintf(S->owned[k], len, "%s=%s", base->sweep_key, base->sweep_values[k]);
-            S->vsets[o->nsets] = S->owned[k];
-            v->s = scenario_load(S->path, S->vsets, o->nsets + 1, e);
-            v->sweep_value = base->sweep_values[k];
+            /* every pair of values, the second key's varying fastest */
+            const char *a = base->sweep_values[k / n2];
+            char **own = &S->owned[3 * k];
+            own[0] = joined(base->sweep_key, "=", a);
+            S->vsets[o->nsets] = own[0];
+            if (base->sweep2_key) {
+                const char *b = base->sweep2_values[k % n2];
+                own[1] = joined(base->sweep2_key, "=", b);
+                own[2] = joined(a, "/", b);
+                S->vsets[o->nsets + 1] = own[1];
+            }
+            v->s = scenario_load(S->path, S->vsets, o->nsets + 1 + (base->sweep2_key != NULL), e);
+            v->sweep_value = own[2] ? own[2] : a;
         }
         if (!v->s) {
             err_t why = *e;
-            return err_set(e, NULL, 0, "%s (sweep value %s)", why.msg, base->sweep_values[k]);
+            return err_set(e, NULL, 0, "%s (sweep value %s)", why.msg, v->sweep_value);
         }
         int rc = load_platforms(S, v, e);
         if (rc)
@@ -314,6 +333,10 @@ static int prepare_part(scen_t *S, err_t *e)
 {
     const run_opts_t *o = S->o;
     fill_part(&S->pt, S->vs, S->nv, S->js, S->njobs, o->host);
+    workload_t w = S->vs[0].s->workload; /* not sweepable apart: one per scenario */
+    S->pt.cols = w == WORKLOAD_TICK      ? EXTRA_TICK
+                 : w == WORKLOAD_CONTEND ? EXTRA_CONTEND
+                                         : EXTRA_NONE;
     if (o->slice < 0)
         return 0;
     S->pt.command = slice_command(o->argc, o->argv);
@@ -427,6 +450,7 @@ static void collect(scen_t *S)
         c->accesses = j->accesses;
         c->sim_cycles = j->sim_cycles;
         c->anatomy = j->anatomy;
+        c->extra = j->extra;
     }
 }
 
@@ -455,9 +479,9 @@ static int write_csv(scen_t *S, err_t *e)
     const run_opts_t *o = S->o;
     const scenario_t *base = S->base;
     if (!o->quiet)
-        printf("%s (%s):\n%-8s %-14s %-5s %12s %10s %10s %7s%s%s\n", base->name, S->out, "platform",
+        printf("%s (%s):\n%-9s %-20s %-5s %12s %10s %10s %7s%s%s\n", base->name, S->out, "platform",
                "strategy", "cache", "mean_cycles", "p95", "violations", "oopses",
-               base->sweep_key ? "  " : "", base->sweep_key ? base->sweep_key : "");
+               base->sweep_key ? "  " : "", S->pt.sweep_key);
     part_write_rows(&S->pt, S->csv, o->quiet ? NULL : stdout);
     if (!S->conf_synced)
         write_resolved(&S->pt, S->conf, o->argc, o->argv);
@@ -496,7 +520,8 @@ static void scen_free(scen_t *S)
         free(v->left);
         if (v->s && v->s != S->base)
             scenario_free(v->s);
-        free(S->owned[k]);
+        for (int i = 0; i < 3; i++)
+            free(S->owned[3 * k + i]);
     }
     free(S->owned);
     free(S->vs);

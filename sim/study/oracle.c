@@ -9,6 +9,8 @@ typedef enum {
     OEV_RETURN,
     OEV_VIOLATION,
     OEV_OOPS,
+    OEV_EARLY,   /* the function starts before the timer's expiry */
+    OEV_REARMED, /* a shut-down timer was queued again */
 } oracle_event_t;
 
 typedef struct {
@@ -25,6 +27,7 @@ typedef struct watched {
     int running;         /* CPUs running (or about to run) its function; atomic */
     uint64_t last_end;   /* cycle of its function's last return, or NO_CYCLE */
     uint64_t last_rearm; /* cycle it was last queued while its function ran */
+    int shutdown;        /* timer_shutdown_sync returned on it: never queued again */
     struct watched *next;
 } watched_t;
 
@@ -76,6 +79,19 @@ static void record(oracle_t *o, cpu_t *c, int ev, maddr_t t)
         o->ring_n++;
 }
 
+/* Counts a violation and keeps the trace up to the first one. */
+static void violate(oracle_t *o, cpu_t *c, int ev, maddr_t t)
+{
+    record(o, c, ev, t);
+    if (__atomic_fetch_add(&o->violations, 1, __ATOMIC_SEQ_CST) == 0 && o->ring_len) {
+        /* Oldest first. */
+        int start = (o->ring_pos - o->ring_n + o->ring_len) % o->ring_len;
+        for (int i = 0; i < o->ring_n; i++)
+            o->first[i] = o->ring[(start + i) % o->ring_len];
+        o->first_n = o->ring_n;
+    }
+}
+
 static void observe(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t, void *ctx)
 {
     (void)tc;
@@ -105,6 +121,12 @@ static void observe(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t, void *ct
         RSTORE(w->last_rearm, now);
     }
     record(o, c, (int)ev, t);
+    /* The promises of every core: never before the expiry; a shut-down
+     * timer stays down. */
+    if (ev == TEV_FN_START && tcore_jiffies_now(tc) < timer_expires_now(tc, t))
+        violate(o, c, OEV_EARLY, t);
+    if (ev == TEV_QUEUED && RLOAD(w->shutdown))
+        violate(o, c, OEV_REARMED, t);
 }
 
 oracle_t *oracle_create(tcore_t *tc, int trace_len)
@@ -157,21 +179,22 @@ int oracle_return(oracle_t *o, cpu_t *c, maddr_t t, int oops)
         o->oopses++;
         record(o, c, OEV_OOPS, t);
     }
-    const watched_t *w = find(o, t);
+    watched_t *w = find(o, t);
+    if (w && timer_is_shutdown_now(o->tc, t))
+        RSTORE(w->shutdown, 1);
     int bad =
         (w && __atomic_load_n(&w->running, __ATOMIC_SEQ_CST) > 0) || timer_is_pending_now(o->tc, t);
     if (!bad)
         return 0;
-    o->violations++;
-    record(o, c, OEV_VIOLATION, t);
-    if (o->violations == 1 && o->ring_len) {
-        /* Oldest first. */
-        int start = (o->ring_pos - o->ring_n + o->ring_len) % o->ring_len;
-        for (int i = 0; i < o->ring_n; i++)
-            o->first[i] = o->ring[(start + i) % o->ring_len];
-        o->first_n = o->ring_n;
-    }
+    violate(o, c, OEV_VIOLATION, t);
     return 1;
+}
+
+void oracle_setup(oracle_t *o, maddr_t t)
+{
+    watched_t *w = find(o, t);
+    if (w)
+        RSTORE(w->shutdown, 0);
 }
 
 uint64_t oracle_violations(const oracle_t *o)
@@ -224,6 +247,10 @@ static const char *event_name(int ev)
         return "VIOLATION: returned while the function runs or the timer is pending";
     case OEV_OOPS:
         return "OOPS: BUG_ON in del_singleshot_timer_sync (timer was re-armed)";
+    case OEV_EARLY:
+        return "VIOLATION: the function starts before the timer's expiry";
+    case OEV_REARMED:
+        return "VIOLATION: a timer shut down by timer_shutdown_sync was queued again";
     default:
         return "?";
     }

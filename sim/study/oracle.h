@@ -4,7 +4,10 @@
  * knows, at every instant, on which CPUs each one's function is running (or
  * claimed by a run loop and about to run) and whether it is pending. At each
  * return of a del_timer_sync variant it records a violation when the function
- * still runs somewhere or the timer is pending. Oopses (singleshot's BUG_ON),
+ * still runs somewhere or the timer is pending. Two promises are checked as
+ * the events come: a watched timer's function never starts before its
+ * expiry (jiffies < timer->expires), and a timer that timer_shutdown_sync
+ * returned on is never queued again. Oopses (singleshot's BUG_ON),
  * BUGs of the core and writes to freed timers are counted too. Violations are
  * results: the run goes on.
  */
@@ -35,6 +38,9 @@ int oracle_return(oracle_t *o, cpu_t *c, maddr_t t, int oops);
 /* The counts so far: violations found at returns, oopses reported by the
  * returns, BUGs of the timer core (on any timer). */
 uint64_t oracle_violations(const oracle_t *o);
+/* t was set up again (timer_setup after timer_shutdown_sync): it may be
+ * queued from now on. */
+void oracle_setup(oracle_t *o, maddr_t t);
 uint64_t oracle_oopses(const oracle_t *o);
 uint64_t oracle_bugs(const oracle_t *o);
 /* Whether watched timer t's function is running (or claimed) on some CPU. */

@@ -16,7 +16,13 @@ static uint64_t *anatomy_fields(const cpu_anatomy_t *a)
     return (uint64_t *)(uintptr_t)(const void *)a;
 }
 
-#define PART_MAGIC "numasim-part 1"
+#define NEXTRA ((int)(sizeof(run_extra_t) / sizeof(uint64_t)))
+static uint64_t *extra_fields(const run_extra_t *x)
+{
+    return (uint64_t *)(uintptr_t)(const void *)x;
+}
+
+#define PART_MAGIC "numasim-part 2"
 #define MAX_COMBOS 100000000 /* a sanity bound for the header's count */
 
 int part_slice_of(int k, int nslices)
@@ -94,8 +100,8 @@ int part_write(FILE *f, const part_t *p)
 {
     fprintf(f, "%s\nversion\t%s\nscenario\t%s\nsweep_key\t%s\nhash\t%016" PRIx64 "\n", PART_MAGIC,
             p->version, p->scenario, p->sweep_key, p->hash);
-    fprintf(f, "slice\t%d/%d\ncombinations\t%d\ncommand\t%s\nhead\t%s\n", p->slice, p->nslices,
-            p->ncombos, p->command, p->head);
+    fprintf(f, "slice\t%d/%d\ncombinations\t%d\ncommand\t%s\nhead\t%s\ncolumns\t%d\n", p->slice,
+            p->nslices, p->ncombos, p->command, p->head, (int)p->cols);
     put_lines(f, "body", p->body);
     for (int g = 0; g < p->ngroups; g++) {
         const part_group_t *q = &p->groups[g];
@@ -115,6 +121,9 @@ int part_write(FILE *f, const part_t *p)
         const uint64_t *an = anatomy_fields(&c->anatomy);
         for (int i = 0; i < NANATOMY; i++)
             fprintf(f, "\t%" PRIu64, an[i]);
+        const uint64_t *ex = extra_fields(&c->extra);
+        for (int i = 0; i < NEXTRA; i++)
+            fprintf(f, "\t%" PRIu64, ex[i]);
         for (int i = 0; i < c->ncalls; i++)
             fprintf(f, "\t%" PRIu64, c->cycles[i]);
         fputc('\n', f);
@@ -192,12 +201,13 @@ static void append(char **text, size_t *len, const char *line)
 }
 
 /* Parses one "combo" record (fields f[1..nf-1]) into p: index, calls, six
- * counters, the anatomy, then the calls' cycles. */
+ * counters, the anatomy, the extras, then the calls' cycles. */
 static int read_combo(part_t *p, char **f, int nf, int *seen)
 {
     int k, nc;
-    if (nf < 9 + NANATOMY || parse_int(f[1], &k, 0, p->ncombos - 1) < 0 ||
-        parse_int(f[2], &nc, 0, 100000000) < 0 || nf != 9 + NANATOMY + nc ||
+    const int fixed = 9 + NANATOMY + NEXTRA;
+    if (nf < fixed || parse_int(f[1], &k, 0, p->ncombos - 1) < 0 ||
+        parse_int(f[2], &nc, 0, 100000000) < 0 || nf != fixed + nc ||
         part_slice_of(k, p->nslices) != p->slice || seen[k])
         return -1;
     part_combo_t *c = &p->combos[k];
@@ -210,8 +220,12 @@ static int read_combo(part_t *p, char **f, int nf, int *seen)
     for (int i = 0; i < NANATOMY; i++)
         if (parse_u64(f[9 + i], &an[i]) < 0)
             return -1;
+    uint64_t *ex = extra_fields(&c->extra);
+    for (int i = 0; i < NEXTRA; i++)
+        if (parse_u64(f[9 + NANATOMY + i], &ex[i]) < 0)
+            return -1;
     for (int i = 0; i < nc; i++)
-        if (parse_u64(f[9 + NANATOMY + i], &c->cycles[i]) < 0)
+        if (parse_u64(f[fixed + i], &c->cycles[i]) < 0)
             return -1;
     c->ncalls = nc;
     seen[k] = 1;
@@ -219,8 +233,9 @@ static int read_combo(part_t *p, char **f, int nf, int *seen)
 }
 
 /* The records of the header, in order, before the groups. */
-static const char *const header_keys[] = {"version", "scenario",     "sweep_key", "hash",
-                                          "slice",   "combinations", "command",   "head"};
+static const char *const header_keys[] = {"version", "scenario", "sweep_key",
+                                          "hash",    "slice",    "combinations",
+                                          "command", "head",     "columns"};
 
 part_t *part_read(const char *path, int *truncated, err_t *e)
 {
@@ -250,7 +265,7 @@ part_t *part_read(const char *path, int *truncated, err_t *e)
             why = "truncated header";
             continue;
         }
-        if (lineno - 2 < 8) { /* the header */
+        if (lineno - 2 < 9) { /* the header */
             const char *key = header_keys[lineno - 2];
             size_t kl = strlen(key);
             if (strncmp(line, key, kl) != 0 || line[kl] != '\t') {
@@ -284,13 +299,18 @@ part_t *part_read(const char *path, int *truncated, err_t *e)
                 }
             } else if (lineno == 8)
                 p->command = strdup(v);
-            else
+            else if (lineno == 9)
                 p->head = strdup(v);
+            else {
+                int cols = 0;
+                bad = parse_int(v, &cols, EXTRA_NONE, EXTRA_CONTEND) < 0;
+                p->cols = (extra_cols_t)cols;
+            }
             if (bad) {
                 why = "malformed header";
                 break;
             }
-            header_done = lineno == 9;
+            header_done = lineno == 10;
             continue;
         }
         if (!strncmp(line, "body\t", 5)) {
@@ -480,7 +500,7 @@ part_t *part_merge(part_t *const *parts, const char *const *paths, const int *tr
 
 void part_write_rows(const part_t *p, FILE *csv, FILE *table)
 {
-    fprintf(csv, "%s\n", results_header);
+    results_print_header(csv, p->cols);
     for (int g = 0; g < p->ngroups; g++) {
         const part_group_t *q = &p->groups[g];
         size_t total = 0;
@@ -502,7 +522,9 @@ void part_write_rows(const part_t *p, FILE *csv, FILE *table)
             row.accesses += c->accesses;
             row.seeds_violating += c->violations > 0;
             results_add_anatomy(&row, &c->anatomy);
+            results_add_extra(&row.extra, &c->extra);
         }
+        row.cols = p->cols;
         results_stats(&row, all, total);
         free(all);
         snprintf(row.scenario, sizeof row.scenario, "%s", p->scenario);
@@ -517,7 +539,7 @@ void part_write_rows(const part_t *p, FILE *csv, FILE *table)
         snprintf(row.sweep_value, sizeof row.sweep_value, "%s", q->sweep_value);
         results_print_row(csv, &row);
         if (table)
-            fprintf(table, "%-8s %-14s %-5s %12.1f %10.1f %10llu %7llu%s%s\n", row.platform,
+            fprintf(table, "%-9s %-20s %-5s %12.1f %10.1f %10llu %7llu%s%s\n", row.platform,
                     row.strategy, row.cache, row.mean, row.p95, (unsigned long long)row.violations,
                     (unsigned long long)row.oopses, *row.sweep_value ? "  " : "", row.sweep_value);
     }

@@ -30,6 +30,7 @@
 
 #include "cpu.h"
 #include "err.h"
+#include "results.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -40,6 +41,7 @@ typedef struct {
     uint64_t *cycles; /* [ncalls], owned */
     uint64_t violations, oopses, bugs, uaf, accesses, sim_cycles;
     cpu_anatomy_t anatomy; /* the caller's counters over the measured calls */
+    run_extra_t extra;
 } part_combo_t;
 
 /* One CSV row: combinations [first, first + n) pooled. */
@@ -61,6 +63,7 @@ typedef struct {
     part_combo_t *combos; /* [ncombos], owned */
     char *command;        /* arguments of the equivalent plain run after "-o OUT", owned */
     char *head, *body;    /* resolved configuration: first line; from the third on */
+    extra_cols_t cols;    /* the CSV's extra columns */
 } part_t;
 
 /* The slice (0..nslices-1) that runs combination k. */

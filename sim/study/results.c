@@ -20,7 +20,7 @@ void results_stats(result_row_t *row, uint64_t *cycles, size_t n)
 {
     row->calls = (int)n;
     if (n == 0) {
-        row->mean = row->median = row->p95 = row->min = row->max = 0;
+        row->mean = row->median = row->p95 = row->p99 = row->min = row->max = 0;
         return;
     }
     double *d = xmalloc(sizeof *d * n);
@@ -30,6 +30,7 @@ void results_stats(result_row_t *row, uint64_t *cycles, size_t n)
     row->mean = gsl_stats_mean(d, 1, n);
     row->median = gsl_stats_median_from_sorted_data(d, 1, n);
     row->p95 = gsl_stats_quantile_from_sorted_data(d, 1, n, 0.95);
+    row->p99 = gsl_stats_quantile_from_sorted_data(d, 1, n, 0.99);
     row->min = d[0];
     row->max = d[n - 1];
     free(d);
@@ -61,8 +62,47 @@ void results_print_row(FILE *f, const result_row_t *r)
             (double)a->code_misses / n, (double)a->code_remote / n, (double)a->code_cycles / n,
             (double)a->evictions / n, (double)a->footprint_evictions / n);
     /* appended with the TLBs */
-    fprintf(f, ",%.2f,%.2f,%.2f\n", (double)a->tlb2_hits / n, (double)a->tlb_walks / n,
+    fprintf(f, ",%.2f,%.2f,%.2f", (double)a->tlb2_hits / n, (double)a->tlb_walks / n,
             (double)a->tlb_cycles / n);
+    const run_extra_t *x = &r->extra;
+    if (r->cols == EXTRA_TICK)
+        fprintf(f, ",%.1f,%.2f,%.2f,%llu,%.4f,%llu,%llu", r->p99, (double)x->fired / n,
+                x->fired ? (double)x->late_sum / (double)x->fired : 0.0,
+                (unsigned long long)x->late_max, (double)x->late_ppm / 1e6,
+                (unsigned long long)x->early, (unsigned long long)x->overdue);
+    else if (r->cols == EXTRA_CONTEND)
+        fprintf(f, ",%.1f,%llu,%.1f,%.4f", r->p99, (unsigned long long)x->ops,
+                x->ops ? (double)x->window / (double)x->ops : 0.0,
+                x->ops_sq && x->contenders
+                    ? (double)x->ops * (double)x->ops / ((double)x->ops_sq * (double)x->contenders)
+                    : 0.0);
+    fputc('\n', f);
+}
+
+void results_add_extra(run_extra_t *sum, const run_extra_t *x)
+{
+    sum->fired += x->fired;
+    sum->late_sum += x->late_sum;
+    sum->late_max = x->late_max > sum->late_max ? x->late_max : sum->late_max;
+    sum->late_ppm = x->late_ppm > sum->late_ppm ? x->late_ppm : sum->late_ppm;
+    sum->overdue += x->overdue;
+    sum->early += x->early;
+    sum->ops += x->ops;
+    sum->ops_sq += x->ops_sq;
+    sum->contenders += x->contenders;
+    sum->window += x->window;
+}
+
+void results_print_header(FILE *f, extra_cols_t cols)
+{
+    fputs(results_header, f);
+    if (cols == EXTRA_TICK)
+        fputs(",p99_cycles,fired_per_tick,late_mean_jiffies,late_max_jiffies,late_max_share,"
+              "fired_early,fired_overdue",
+              f);
+    else if (cols == EXTRA_CONTEND)
+        fputs(",p99_cycles,ops,cycles_per_op,fairness", f);
+    fputc('\n', f);
 }
 
 void results_add_anatomy(result_row_t *row, const cpu_anatomy_t *a)

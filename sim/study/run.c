@@ -14,7 +14,7 @@
  * caller's cycle counter after the call minus before it, including any tick
  * that interrupts it. The mean of `calls` calls is the figure.
  */
-#include "run.h"
+#include "run_internal.h"
 
 #include "cpu.h"
 #include "oracle.h"
@@ -31,30 +31,6 @@
 #define POLL_CYCLES     20000 /* a helper's pause between two looks at its flag */
 #define BG_EXPIRES_MIN  50    /* background timers are armed 50..249 jiffies ahead */
 #define BG_EXPIRES_SPAN 200
-
-#define LOAD(x)     __atomic_load_n(&(x), __ATOMIC_SEQ_CST)
-#define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
-
-typedef struct {
-    run_t *r;
-    const scenario_t *s;
-    tcore_t *tc;
-    oracle_t * or ;
-    int fn_id, bg_fn_id;
-    maddr_t timer;   /* the measured timer */
-    int timer_freed; /* its function freed it */
-    int caller;
-    uint64_t period;
-    maddr_t **bg_timers; /* [ncpus][timers_per_cpu] */
-    /* Helper requests (bookkeeping, no cost). The fields that CPUs share are
-     * read and written with atomics (LOAD/STORE below): on the native machine
-     * the CPUs are threads. */
-    int *arm_req;       /* [ncpus]: arm the timer, with data */
-    uint64_t *arm_data; /* [ncpus] */
-    uint64_t fn_starts; /* runs of the measured timer's function */
-    uint64_t strike_at; /* first_run: the tick that will run the timer */
-    int done;
-} ctx_t;
 
 /* --- timer functions --- */
 
@@ -88,6 +64,26 @@ static void background_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t data, void 
 }
 
 /* --- helper programs --- */
+
+/* mod_timer by the CPU that arms the measured timer: from idle with
+ * measure.arm_idle (an interrupt on an idle CPU), which the 6.1 core's
+ * get_nohz_timer_target sees. */
+static void arm(cpu_t *c, ctx_t *x, maddr_t t, uint64_t expires)
+{
+    if (x->s->arm_idle)
+        tcore_set_idle(c, x->tc, 1);
+    mod_timer(c, x->tc, t, expires);
+    if (x->s->arm_idle)
+        tcore_set_idle(c, x->tc, 0);
+}
+
+/* A CPU with nothing to do says so to the 6.1 core (NOHZ idle), then
+ * only takes its ticks. */
+static void idle_program(cpu_t *c, void *arg)
+{
+    ctx_t *x = arg;
+    tcore_set_idle(c, x->tc, 1);
+}
 
 /* One background call: del_timer (or, for sync_fraction of them, the
  * strategy's del_timer_sync, whose scan reads every CPU's base) or
@@ -167,12 +163,12 @@ static void armer_program(cpu_t *c, void *arg)
                 oracle_watch(x->or, t);
                 STORE(x->timer, t);
             }
-            mod_timer(c, x->tc, LOAD(x->timer), j); /* due at this CPU's next tick */
+            arm(c, x, LOAD(x->timer), j); /* due at this CPU's next tick */
             STORE(x->strike_at, cpu_next_tick(c));
         } else {
             if (x->s->workload == WORKLOAD_OVERLAP)
-                cpu_write(c, LOAD(x->timer) + TIMER_DATA, LOAD(x->arm_data[id]));
-            mod_timer(c, x->tc, LOAD(x->timer), j + (uint64_t)x->s->expires_jiffies);
+                timer_set_data(c, x->tc, LOAD(x->timer), LOAD(x->arm_data[id]));
+            arm(c, x, LOAD(x->timer), j + (uint64_t)x->s->expires_jiffies);
         }
         cpu_sync(c);
         STORE(x->arm_req[id], 0);
@@ -216,6 +212,12 @@ static void prepare(cpu_t *c, ctx_t *x)
     const scenario_t *s = x->s;
     tcore_t *tc = x->tc;
     int arm_cpu = s->arm_cpu < 0 ? x->caller : s->arm_cpu;
+    if (timer_is_shutdown_now(tc, LOAD(x->timer))) {
+        /* timer_shutdown_sync's last call left it down: timer_setup, as a
+         * driver does before using it again */
+        timer_setup_on(c, tc, LOAD(x->timer), x->fn_id, 0);
+        oracle_setup(x->or, LOAD(x->timer));
+    }
     if (LOAD(x->timer_freed)) {
         maddr_t t =
             timer_alloc_on(c, tc, machine_home(tcore_machine(tc), LOAD(x->timer)), x->fn_id, 0);
@@ -227,7 +229,7 @@ static void prepare(cpu_t *c, ctx_t *x)
     case WORKLOAD_SCHEDULE_TIMEOUT:
     case WORKLOAD_REARM:
         if (arm_cpu == x->caller)
-            mod_timer(c, tc, LOAD(x->timer), read_jiffies(c, tc) + (uint64_t)s->expires_jiffies);
+            arm(c, x, LOAD(x->timer), read_jiffies(c, tc) + (uint64_t)s->expires_jiffies);
         else
             request_arm(c, x, arm_cpu, 0);
         caller_work(c, x, s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
@@ -256,6 +258,9 @@ static void prepare(cpu_t *c, ctx_t *x)
                               uniform(c, s->spacing_jitter_cycles));
         break;
     }
+    case WORKLOAD_TICK:
+    case WORKLOAD_CONTEND: /* their own programs (run_tick.c) */
+        break;
     }
 }
 
@@ -328,8 +333,14 @@ static void setup(machine_t *m, void *arg)
     const platform_t *p = machine_platform(m);
     int n = p->ncpus;
     x->period = (uint64_t)(p->clock_mhz * 1e6 / s->hz + 0.5);
-    x->tc = tcore_create(m, strategy_design(r->strategy), strategy_last_running(r->strategy),
-                         x->period, s->timekeeper_cpu);
+    tcore_config_t cfg = {.design = strategy_design(r->strategy),
+                          .last_running = strategy_last_running(r->strategy),
+                          .period_cycles = x->period,
+                          .timekeeper_cpu = s->timekeeper_cpu,
+                          .hz = s->hz,
+                          .lock = s->lock,
+                          .timers_migration = s->timers_migration};
+    x->tc = tcore_create_config(m, &cfg);
     unsigned omit = 0;
     for (int i = 0; i < s->nomit; i++)
         omit |= 1u << s->omit_barriers[i]; /* kBarriers' order is TBAR_*'s */
@@ -341,6 +352,14 @@ static void setup(machine_t *m, void *arg)
     int node = s->timer_node < 0 ? p->cpu_node[x->caller] : s->timer_node;
     x->timer = timer_alloc(x->tc, node, x->fn_id, 0);
     oracle_watch(x->or, x->timer);
+    if (s->workload == WORKLOAD_TICK) {
+        run_tick_setup(m, x);
+        return;
+    }
+    if (s->workload == WORKLOAD_CONTEND) {
+        run_contend_setup(m, x);
+        return;
+    }
     x->arm_req = xcalloc((size_t)n, sizeof *x->arm_req);
     x->arm_data = xcalloc((size_t)n, sizeof *x->arm_data);
     x->bg_timers = xcalloc((size_t)n, sizeof *x->bg_timers);
@@ -350,7 +369,9 @@ static void setup(machine_t *m, void *arg)
         int helper = (i == arm_cpu && i != x->caller && (s->workload != WORKLOAD_OVERLAP)) ||
                      (s->workload == WORKLOAD_OVERLAP &&
                       (i == s->overlap_first_cpu || i == s->overlap_second_cpu));
-        int background = s->ops_per_tick > 0 && !helper && (i != x->caller || s->on_caller);
+        int background =
+            s->ops_per_tick > 0 && !helper && (i != x->caller || s->on_caller) &&
+            (!s->idle_caller_node || i == x->caller || p->cpu_node[i] != p->cpu_node[x->caller]);
         if (background) {
             x->bg_timers[i] = xcalloc((size_t)s->timers_per_cpu, sizeof(maddr_t));
             for (int k = 0; k < s->timers_per_cpu; k++)
@@ -362,6 +383,8 @@ static void setup(machine_t *m, void *arg)
             machine_set_program(m, i, armer_program, x);
         else if (background)
             machine_set_program(m, i, background_program, x);
+        else if (s->timers_migration && strategy_core(r->strategy) == KERNEL_CORE_61)
+            machine_set_program(m, i, idle_program, x);
     }
 }
 
@@ -377,6 +400,7 @@ static void finish(machine_t *m, void *arg)
     r->switches = machine_switches(m);
     r->batched = machine_batched_reads(m);
     oracle_tightness(x->or, &r->gap_end_start, &r->gap_rearm_end);
+    run_tick_finish(x);
     if (r->trace)
         oracle_print_trace(x->or, stderr, machine_platform(m)->clock_mhz);
 }
@@ -424,6 +448,15 @@ int run_check(const scenario_t *s, const platform_t *p, err_t *e)
         return err_set(e, NULL, 0,
                        "%s: workload %s needs measure.arm_cpu set to a CPU other than the caller",
                        key_origin(s, "measure.workload"), workload_name(s->workload));
+    if (s->workload == WORKLOAD_CONTEND && s->contend_cpus > p->ncpus)
+        return err_set(e, NULL, 0, "%s: contend.cpus = %d, but platform %s has %d CPUs",
+                       key_origin(s, "contend.cpus"), s->contend_cpus, p->name, p->ncpus);
+    for (int i = 0; i < s->ncores; i++)
+        if (s->cores[i] == KERNEL_CORE_61 && s->hz == 1024)
+            return err_set(e, NULL, 0,
+                           "%s: kernel.hz = 1024 is ia64's 2.6 value; the 6.1 core takes 100, "
+                           "250, 300 or 1000",
+                           key_origin(s, "kernel.hz"));
     if (p->clock_mhz * 1e6 / s->hz < 1000)
         return err_set(e, NULL, 0, "%s: kernel.hz = %d leaves under 1000 cycles per tick",
                        key_origin(s, "kernel.hz"), s->hz);
@@ -456,6 +489,7 @@ int run_one(run_t *r, const char *argv0, err_t *e)
     free(x.bg_timers);
     free(x.arm_req);
     free(x.arm_data);
+    run_tick_free(&x);
     oracle_destroy(x.or);
     tcore_destroy(x.tc);
     return rc;

@@ -14,6 +14,7 @@
 #include "host.h"
 #include "native.h"
 #include "platform.h"
+#include "results.h"
 #include "scenario.h"
 
 #include <stdint.h>
@@ -36,6 +37,7 @@ typedef struct {
     uint64_t violations, oopses, bugs, uaf;
     uint64_t accesses, switches, batched, sim_cycles;
     cpu_anatomy_t anatomy;    /* the caller's counters, summed over the measured calls */
+    run_extra_t extra;        /* what workloads tick and contend measure besides cycles */
     int first_bad_call;       /* index (warm-up included) of the first violation, or -1 */
     uint64_t first_bad_cycle; /* the caller's cycle at that return */
     uint64_t gap_end_start, gap_rearm_end; /* oracle_tightness() */

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lock.h"
+
 _Static_assert(sizeof(unsigned long) == sizeof(uint64_t), "seed is stored as 64 bits");
 _Static_assert(sizeof(workload_t) == sizeof(int), "enums are stored as int");
 _Static_assert(sizeof(strategy_id_t) == sizeof(int), "enums are stored as int");
@@ -27,15 +29,19 @@ _Static_assert(sizeof(cold_flush_t) == sizeof(int), "enums are stored as int");
 
 static const char *const kCaches[] = {"warm", "cold"};
 static const char *const kColdFlush[] = {"data", "all"};
-static const char *const kWorkloads[] = {"schedule_timeout", "rearm", "overlap", "first_run",
-                                         "hop"};
+static const char *const kWorkloads[] = {
+    "schedule_timeout", "rearm", "overlap", "first_run", "hop", "tick", "contend"};
+static const char *const kCores[] = {"2.6", "6.1"};                           /* kernel_core_t */
+static const char *const kLocks[] = {"tas", "ticket", "qspinlock"};           /* lock_kind_t */
 static const char *const kBarriers[] = {"run_wmb", "del_wmb", "scan_rmb"};    /* TBAR_* bits */
 static const char *const kBools[] = {"false", "true", "no", "yes", "0", "1"}; /* odd: true */
-static const char *const kSections[] = {"scenario",   "measure",  "kernel",
-                                        "background", "function", "overlap"};
+static const char *const kSections[] = {"scenario", "measure", "kernel", "background",
+                                        "function", "overlap", "wheel",  "contend"};
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 _Static_assert(NELEM(kCaches) == 2, "a name per cache state");
+_Static_assert(NELEM(kLocks) == LOCK_NKINDS, "a name per lock kind, in lock_kind_t's order");
+_Static_assert(NELEM(kCores) == KERNEL_NCORES, "a name per timer core");
 
 #define FLD(f)   offsetof(scenario_t, f)
 #define NAMES(a) a, NELEM(a)
@@ -88,8 +94,11 @@ const keydef_t scenario_keys[] = {
     KINT("scenario", "jitter_cycles", jitter_cycles, "0", 0, 1000000),
     KSTR("scenario", "sweep", sweep_key, "", F_SWEEP),
     KLIST("scenario", "sweep_values", T_STRING_LIST, sweep_values, nsweep, "", 0),
+    KSTR("scenario", "sweep2", sweep2_key, "", F_SWEEP),
+    KLIST("scenario", "sweep2_values", T_STRING_LIST, sweep2_values, nsweep2, "", 0),
 
-    KENUM("measure", "workload", workload, "schedule_timeout", kWorkloads),
+    {"measure", "workload", T_ENUM, "schedule_timeout", 0, 0, FLD(workload), 0, NAMES(kWorkloads),
+     F_NOSWEEP},
     KINT("measure", "calls", calls, "1000", 1, 10000000),
     KINT("measure", "warmup_calls", warmup_calls, "10", 0, 1000000),
     KINT("measure", "cpu", cpu, "0", 0, CPU_MAX),
@@ -99,16 +108,21 @@ const keydef_t scenario_keys[] = {
     KU64("measure", "spacing_jitter_cycles", spacing_jitter_cycles, "0", 1e12),
     KINT("measure", "expires_jiffies", expires_jiffies, "10", 1, 1000000),
     KENUM("measure", "cold_flush", cold_flush, "data", kColdFlush),
+    KBOOL("measure", "arm_idle", arm_idle, "false"),
 
-    KINT("kernel", "hz", hz, "1024", 1, 100000),
+    KELIST("kernel", "core", cores, ncores, "2.6", kCores, F_NONEMPTY | F_NOSWEEP),
+    {"kernel", "hz", T_INT, "1024", 1, 100000, FLD(hz), 0, NULL, 0, F_HZ},
     KINT("kernel", "timekeeper_cpu", timekeeper_cpu, "0", 0, CPU_MAX),
     KELIST("kernel", "omit_barriers", omit_barriers, nomit, "", kBarriers, F_NONE),
+    KENUM("kernel", "lock", lock, "qspinlock", kLocks),
+    KBOOL("kernel", "timers_migration", timers_migration, "false"),
 
     KDBL("background", "ops_per_tick", ops_per_tick, "0", 0, 1e6),
     KINT("background", "timers_per_cpu", timers_per_cpu, "8", 1, 100000),
     KDBL("background", "del_fraction", del_fraction, "0.5", 0, 1),
     KDBL("background", "sync_fraction", sync_fraction, "0", 0, 1),
     KBOOL("background", "on_caller", on_caller, "false"),
+    KBOOL("background", "idle_caller_node", idle_caller_node, "false"),
 
     KU64("function", "cycles", fn_cycles, "1000", 1e12),
     KBOOL("function", "rearm", fn_rearm, "false"),
@@ -120,6 +134,12 @@ const keydef_t scenario_keys[] = {
     KINT("overlap", "second_cpu", overlap_second_cpu, "2", 0, CPU_MAX),
     KU64("overlap", "first_cycles", overlap_first_cycles, "3000000", 1e12),
     KU64("overlap", "second_cycles", overlap_second_cycles, "100000", 1e12),
+
+    KINT("wheel", "timers", wheel_timers, "1000", 0, 10000000),
+    KINT("wheel", "timeout_min_jiffies", wheel_timeout_min, "10", 1, 1 << 30),
+    KINT("wheel", "timeout_max_jiffies", wheel_timeout_max, "60000", 1, 1 << 30),
+
+    KINT("contend", "cpus", contend_cpus, "2", 1, CPU_MAX),
 };
 _Static_assert(NELEM(scenario_keys) == SCENARIO_NKEYS, "SCENARIO_NKEYS counts the key table");
 
@@ -323,6 +343,8 @@ static int check_sweep(const char *v, err_t *e)
                        shown(v, b, sizeof b));
     if (!strcmp(scenario_keys[i].section, "scenario"))
         return err_set(e, NULL, 0, "'%s' cannot be swept (only keys outside [scenario] can)", v);
+    if (scenario_keys[i].flags & F_NOSWEEP)
+        return err_set(e, NULL, 0, "'%s' cannot be swept (run one scenario per value)", v);
     return 0;
 }
 
@@ -348,6 +370,11 @@ int scenario_parse_value(const keydef_t *k, const char *v, const char *dir, scen
                                     : (double)(u64 = strtoull(v, NULL, 10));
         if (errno == ERANGE || (k->type == T_U64 && *v == '-') || x < k->min || x > k->max)
             return out_of_range(k, v, e);
+        if ((k->flags & F_HZ) && ll != 100 && ll != 250 && ll != 300 && ll != 1000 && ll != 1024)
+            return err_set(e, NULL, 0,
+                           "%s is not one of the kernel's HZ values (100, 250, 300, 1000; "
+                           "1024 on the 2.6 ia64 core)",
+                           shown(v, b, sizeof b));
         int32_t i32 = (int32_t)ll; /* T_INT fields are int or uint32_t */
         if (k->type == T_INT)
             memcpy(p, &i32, sizeof i32);
@@ -466,6 +493,17 @@ char *scenario_format_value(const scenario_t *s, const keydef_t *k)
 const char *cache_state_name(cache_state_t c)
 {
     return (int)c >= 0 && (int)c < NELEM(kCaches) ? kCaches[c] : "?";
+}
+
+const char *kernel_core_name(kernel_core_t core)
+{
+    return (int)core >= 0 && (int)core < NELEM(kCores) ? kCores[core] : "?";
+}
+
+kernel_core_t strategy_core(strategy_id_t id)
+{
+    timer_design_t d = strategy_design(id);
+    return d == TIMER_CLASSIC || d == TIMER_TRACKING ? KERNEL_CORE_26 : KERNEL_CORE_61;
 }
 
 const char *workload_name(workload_t w)

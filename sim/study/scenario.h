@@ -15,6 +15,7 @@
 
 #include "err.h"
 #include "platform.h"
+#include "klock.h"
 #include "strategy.h"
 
 #include <stdint.h>
@@ -30,8 +31,13 @@ typedef enum {
     WORKLOAD_REARM,            /* a self-re-arming timer on arm_cpu, deleted while it runs */
     WORKLOAD_OVERLAP,          /* two overlapping runs on two CPUs, then delete */
     WORKLOAD_FIRST_RUN,        /* a fresh timer deleted right as it first fires */
-    WORKLOAD_HOP, /* runs on the caller's CPU, hops to arm_cpu, deleted as it fires there */
+    WORKLOAD_HOP,     /* runs on the caller's CPU, hops to arm_cpu, deleted as it fires there */
+    WORKLOAD_TICK,    /* wheel.timers armed on the caller's base: the tick's cost, timed */
+    WORKLOAD_CONTEND, /* contend.cpus CPUs re-arm and delete timers of one base */
 } workload_t;
+
+/* The timer cores (kernel.core): a strategy runs on one of them. */
+typedef enum { KERNEL_CORE_26, KERNEL_CORE_61, KERNEL_NCORES } kernel_core_t;
 
 typedef struct {
     char *key;    /* "section.key" */
@@ -58,6 +64,9 @@ typedef struct {
     char *sweep_key;        /* "section.key" swept, or NULL */
     int nsweep;
     char **sweep_values;
+    char *sweep2_key; /* a second key swept, or NULL: every pair of values runs */
+    int nsweep2;
+    char **sweep2_values;
 
     /* [measure] */
     workload_t workload;
@@ -70,12 +79,17 @@ typedef struct {
     uint64_t spacing_cycles;        /* work between arming and the call */
     uint64_t spacing_jitter_cycles; /* uniform extra spacing, from the seed */
     int expires_jiffies;            /* timer armed this far ahead */
+    int arm_idle;                   /* the arming CPU is idle (NOHZ): timers may migrate */
 
     /* [kernel] */
+    int ncores;
+    kernel_core_t cores[KERNEL_NCORES]; /* the timer cores the strategies may run on */
     int hz;
     int timekeeper_cpu;
     int nomit;
     int omit_barriers[STRAT_COUNT]; /* TBAR_* bit numbers: run_wmb, del_wmb, scan_rmb */
+    lock_kind_t lock;               /* the 6.1 bases' lock */
+    int timers_migration;           /* 6.1: get_nohz_timer_target moves idle CPUs' timers */
 
     /* [background] */
     double ops_per_tick; /* mod_timer/del_timer calls per tick per CPU */
@@ -83,6 +97,7 @@ typedef struct {
     double del_fraction;  /* share of the calls that are del_timer */
     double sync_fraction; /* share of those deletions made with the strategy's del_timer_sync */
     int on_caller;        /* the calling CPU runs background ops too */
+    int idle_caller_node; /* the caller's node makes no background calls (it idles) */
 
     /* [function] */
     uint64_t fn_cycles;
@@ -94,6 +109,13 @@ typedef struct {
     /* [overlap] */
     int overlap_first_cpu, overlap_second_cpu;
     uint64_t overlap_first_cycles, overlap_second_cycles;
+
+    /* [wheel] (workload tick) */
+    int wheel_timers;                         /* armed on the caller's base */
+    int wheel_timeout_min, wheel_timeout_max; /* jiffies, drawn log-uniformly */
+
+    /* [contend] (workload contend) */
+    int contend_cpus; /* CPUs 0..cpus-1 work on the caller's base */
 
     int nresolved;
     scenario_kv_t *resolved; /* every key, defaults included, in table order */
@@ -112,6 +134,9 @@ void scenario_write_resolved(const scenario_t *s, FILE *f);
 
 /* The names of the values as the files write them. */
 const char *cache_state_name(cache_state_t c);
-const char *workload_name(workload_t w); /* "rearm", ...; "?" if out of range */
+const char *workload_name(workload_t w);          /* "rearm", ...; "?" if out of range */
+const char *kernel_core_name(kernel_core_t core); /* "2.6", "6.1"; "?" if out of range */
+/* The core strategy id runs on. */
+kernel_core_t strategy_core(strategy_id_t id);
 
 #endif

@@ -31,7 +31,9 @@ enum {
     F_NAME = 4,      /* non-empty, no '/' (it names results/NAME.csv) */
     F_SWEEP = 8,     /* "" (stored as NULL) or "section.key" of a sweepable key */
     F_BASENAME = 16, /* default: the file's name without ".ini" */
-    F_NONE = 32      /* enum list: the value "none" means no item (a sweep value) */
+    F_NONE = 32,     /* enum list: the value "none" means no item (a sweep value) */
+    F_HZ = 64,       /* int: one of the kernel's HZ values */
+    F_NOSWEEP = 128  /* cannot be scenario.sweep */
 };
 
 typedef struct {
@@ -48,7 +50,7 @@ typedef struct {
 
 /* The key table (scenario.c): every key, in the order of the resolved
  * listing. */
-#define SCENARIO_NKEYS 38
+#define SCENARIO_NKEYS 49
 extern const keydef_t scenario_keys[];
 
 /* The text printf would write, malloc'd. */

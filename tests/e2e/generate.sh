@@ -110,7 +110,7 @@ cmp -s <(grep -v '^       numasim platform' "$tmp/k4.xml") \
     <(grep -v '^       numasim platform' "$tmp/k4o.xml") || fail "stdout and -o outputs differ"
 
 # --- the build wrote platforms/fat*.xml as the generator does; not in git ---
-for n in 2 4 8 16 32 64 128 256 512 1024 2048 4096; do
+for n in 2 4 8 16 32 64 128 256 512 1024 2048 4096 8192; do
     f=$src/platforms/fat$n.xml
     if [ ! -f "$f" ]; then
         fail "platforms/fat$n.xml is missing (the build's target 'platforms' writes it)"
@@ -141,7 +141,7 @@ expect_user_error() { # WHAT ARGS...
     check_user_error "$what"
 }
 expect_user_error "--cpus 3" --cpus 3
-expect_user_error "--cpus 8192" --cpus 8192
+expect_user_error "--cpus 16384" --cpus 16384
 expect_user_error "--cpus 1" --cpus 1 --cpus-per-node 1
 expect_user_error "--cpus abc" --cpus abc
 expect_user_error "no --cpus" -o "$tmp/none.xml"

@@ -175,6 +175,9 @@ unsigned timer_data_offset(const tcore_t *tc);
 int mod_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires);
 void add_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires);
 int del_timer(cpu_t *c, tcore_t *tc, maddr_t t);
+/* add_timer_on: t, not pending, armed for expires on CPU cpu's base (a
+ * pending t is a BUG, reported, and left alone). */
+void add_timer_on(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires, int cpu);
 int timer_pending(cpu_t *c, tcore_t *tc, maddr_t t);
 /* TIMER_TRACKING and 6.1: -1 while the function runs, else like del_timer. */
 int try_to_del_timer_sync(cpu_t *c, tcore_t *tc, maddr_t t);

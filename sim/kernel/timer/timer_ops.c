@@ -233,6 +233,44 @@ void add_timer(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires)
     tcore_emit(tc, TEV_QUEUED, c, t);
 }
 
+/* add_timer_on: BUG_ON(pending), then t onto cpu's base. 2.6.6 takes the
+ * timer's lock and the new base's; 2.6.13 the new base's only (the timer
+ * is not pending, so no other base holds it); 6.1 moves it from the base
+ * its flags name (ops61.c). Code: mod_timer's unit, whose
+ * internal_add_timer it shares. */
+void add_timer_on(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires, int cpu)
+{
+    int queued = 1;
+    if (tcore_is_v61(tc) ? wheel61_timer_pending(c, t) : is_pending(c, tc, t)) {
+        tcore_emit(tc, TEV_BUG, c, t);
+        return;
+    }
+    if (tcore_is_v61(tc))
+        add_on61(c, tc, t, expires, cpu, &queued);
+    else {
+        maddr_t nb = tc->base[cpu];
+        tcore_exec(c, tc, KCODE_MOD_TIMER);
+        if (tc->design == TIMER_CLASSIC) {
+            check_timer(c, tc, t);
+            cpu_irq_disable(c);
+            spin_lock(c, t + TIMER_LOCK);
+            spin_lock(c, nb + BASE_LOCK);
+        } else
+            tlock_irq(c, nb + BASE_LOCK);
+        cpu_write(c, t + TIMER_EXPIRES, expires);
+        wheel_add(c, tc, nb, t);
+        cpu_write(c, t + TIMER_BASE, nb);
+        if (tc->design == TIMER_CLASSIC) {
+            spin_unlock(c, nb + BASE_LOCK);
+            spin_unlock(c, t + TIMER_LOCK);
+            cpu_irq_enable(c);
+        } else
+            tunlock_irq(c, nb + BASE_LOCK);
+    }
+    if (queued)
+        tcore_emit(tc, TEV_QUEUED, c, t);
+}
+
 int del_timer(cpu_t *c, tcore_t *tc, maddr_t t)
 {
     int ret;

@@ -64,5 +64,7 @@ void timer61_setup_on(cpu_t *c, maddr_t t, int fn_id, uint64_t data);
 int mod61(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires, int notpending, int *queued);
 int del61(cpu_t *c, tcore_t *tc, maddr_t t, int shutdown);
 int try_del61(cpu_t *c, tcore_t *tc, maddr_t t, int shutdown);
+/* add_timer_on: t (not pending) onto CPU cpu's base; *queued as mod61's. */
+void add_on61(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires, int cpu, int *queued);
 
 #endif

@@ -147,6 +147,35 @@ out_unlock:
     return ret;
 }
 
+/* add_timer_on (timer.c 1280-1310): the timer moves to cpu's base with
+ * its old base locked and TIMER_MIGRATING set, as __mod_timer's switch
+ * does; Linux's BUG_ON(pending) is the caller's (timer_ops.c). */
+void add_on61(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t expires, int cpu, int *queued)
+{
+    cpu_exec(c, tc->code[KCODE_MOD_TIMER61]);
+    *queued = 0;
+    uint64_t tf = cpu_read(c, t + W61_TIMER_FLAGS);
+    base61_t *nb = base61_at(tc, cpu, tf), *b = base61_lock_timer(c, tc, t);
+    if (!cpu_read(c, t + W61_TIMER_FUNCTION))
+        goto out_unlock; /* shut down */
+    if (b != nb) {
+        cpu_write(c, t + W61_TIMER_FLAGS, tf | W61_TIMER_MIGRATING);
+        klock_unlock(c, b->lock); /* interrupts stay off */
+        b = nb;
+        klock_lock(c, b->lock);
+        cpu_write(c, t + W61_TIMER_FLAGS, (tf & ~W61_TIMER_BASEMASK) | (uint64_t)cpu);
+    }
+    forward(c, tc, b);
+    cpu_write(c, t + W61_TIMER_EXPIRES, expires);
+    uint64_t bucket_expiry;
+    uint64_t clk = cpu_read(c, b->w->base + W61_BASE_CLK);
+    unsigned idx = wheel61_calc_index(tc->v61->depth, expires, clk, &bucket_expiry);
+    wheel61_enqueue(c, b->w, t, idx, bucket_expiry);
+    *queued = 1;
+out_unlock:
+    base61_unlock(c, b);
+}
+
 int del61(cpu_t *c, tcore_t *tc, maddr_t t, int shutdown)
 {
     cpu_exec(c, tc->code[KCODE_DEL_TIMER61]);

@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define GEN_MAX_CPUS          4096
+#define GEN_MAX_CPUS          8192
 #define GEN_MAX_CPUS_PER_NODE 64
 #define GEN_NODES_PER_BRICK   2
 #define GEN_BRICKS_PER_LEAF   4
@@ -53,7 +53,7 @@ typedef struct {
  * top router above them, so that route look-ups stay cheap; zone_level is
  * the smallest level whose groups hold >= sqrt(nodes) nodes. */
 
-/* Checks N (2..4096) and K (1..64, dividing N) and fills t. Returns 0, or -1
+/* Checks N (2..8192) and K (1..64, dividing N) and fills t. Returns 0, or -1
  * with a one-line message in e. */
 int gen_tree_init(gen_tree_t *t, int ncpus, int cpus_per_node, err_t *e);
 
