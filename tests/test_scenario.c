@@ -229,7 +229,7 @@ START_TEST(test_defaults)
     ck_assert(s->overlap_second_cycles == 100000);
 
     /* the resolved list: every key, in table order, with its origin */
-    ck_assert_int_eq(s->nresolved, 49);
+    ck_assert_int_eq(s->nresolved, 50);
     ck_assert_str_eq(s->resolved[0].key, "scenario.name");
     ck_assert_str_eq(s->resolved[s->nresolved - 1].key, "contend.cpus");
     const char *o;
@@ -255,7 +255,7 @@ START_TEST(test_defaults)
     int lines = 0;
     for (char *c = out; *c; c++)
         lines += *c == '\n';
-    ck_assert_int_eq(lines, 49);
+    ck_assert_int_eq(lines, 50);
     free(out);
     scenario_free(s);
 }

@@ -27,10 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRACE_LEN       40
-#define POLL_CYCLES     20000 /* a helper's pause between two looks at its flag */
-#define BG_EXPIRES_MIN  50    /* background timers are armed 50..249 jiffies ahead */
-#define BG_EXPIRES_SPAN 200
+#define TRACE_LEN         40
+#define POLL_CYCLES       20000 /* a helper's pause between two looks at its flag */
+#define BG_EXPIRES_MIN    50    /* background timers are armed 50..249 jiffies ahead */
+#define BG_EXPIRES_SPAN   200
+#define START_POLL_CYCLES 50 /* measure.wait_start: the caller's look at the function's start */
 
 /* --- timer functions --- */
 
@@ -253,9 +254,22 @@ static void prepare(cpu_t *c, ctx_t *x)
     }
         /* fall through */
     case WORKLOAD_FIRST_RUN: {
+        uint64_t n0 = LOAD(x->fn_starts);
         request_arm(c, x, arm_cpu, 0);
-        cpu_idle_until(c, LOAD(x->strike_at) + s->spacing_cycles +
-                              uniform(c, s->spacing_jitter_cycles));
+        if (s->wait_start) {
+            /* the spacing counts from the function's start: the delete
+             * surely finds it running (while it lasts longer) */
+            for (;;) {
+                cpu_sync(c);
+                if (LOAD(x->fn_starts) > n0 || cpu_stopping(c))
+                    break;
+                cpu_idle_until(c, cpu_now(c) + START_POLL_CYCLES);
+            }
+            cpu_idle_until(c,
+                           cpu_now(c) + s->spacing_cycles + uniform(c, s->spacing_jitter_cycles));
+        } else
+            cpu_idle_until(c, LOAD(x->strike_at) + s->spacing_cycles +
+                                  uniform(c, s->spacing_jitter_cycles));
         break;
     }
     case WORKLOAD_TICK:

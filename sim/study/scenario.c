@@ -109,6 +109,7 @@ const keydef_t scenario_keys[] = {
     KINT("measure", "expires_jiffies", expires_jiffies, "10", 1, 1000000),
     KENUM("measure", "cold_flush", cold_flush, "data", kColdFlush),
     KBOOL("measure", "arm_idle", arm_idle, "false"),
+    KBOOL("measure", "wait_start", wait_start, "false"),
 
     KELIST("kernel", "core", cores, ncores, "2.6", kCores, F_NONEMPTY | F_NOSWEEP),
     {"kernel", "hz", T_INT, "1024", 1, 100000, FLD(hz), 0, NULL, 0, F_HZ},

@@ -80,6 +80,7 @@ typedef struct {
     uint64_t spacing_jitter_cycles; /* uniform extra spacing, from the seed */
     int expires_jiffies;            /* timer armed this far ahead */
     int arm_idle;                   /* the arming CPU is idle (NOHZ): timers may migrate */
+    int wait_start;                 /* first_run: spacing counts from the function's start */
 
     /* [kernel] */
     int ncores;

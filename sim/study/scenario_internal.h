@@ -50,7 +50,7 @@ typedef struct {
 
 /* The key table (scenario.c): every key, in the order of the resolved
  * listing. */
-#define SCENARIO_NKEYS 49
+#define SCENARIO_NKEYS 50
 extern const keydef_t scenario_keys[];
 
 /* The text printf would write, malloc'd. */
