@@ -14,7 +14,7 @@
  * caller's cycle counter after the call minus before it, including any tick
  * that interrupts it. The mean of `calls` calls is the figure.
  */
-#include "run_internal.h"
+#include "run_ctx.h"
 
 #include "cpu.h"
 #include "oracle.h"

@@ -21,7 +21,7 @@
  * retransmits, polls) to minutes (watchdogs), with no scale preferred; a
  * log-uniform draw gives each decade the same share.
  */
-#include "run_internal.h"
+#include "run_ctx.h"
 
 #include "strategy.h"
 #include "xalloc.h"

@@ -1,7 +1,7 @@
-/* run_internal: the state of one run that run.c and the workloads of
+/* run_ctx: the state of one run that run.c and the workloads of
  * run_tick.c share; not an API. run.c calls run_tick.c, never the reverse. */
-#ifndef NUMASIM_RUN_INTERNAL_H
-#define NUMASIM_RUN_INTERNAL_H
+#ifndef NUMASIM_RUN_CTX_H
+#define NUMASIM_RUN_CTX_H
 
 #include "oracle.h"
 #include "run.h"
