@@ -12,25 +12,30 @@
 #         $bars               rows "cluster strategy mean_cycles" (1-based)
 #         nref, $ref          rows "cluster strategy measured_cycles"
 #         title_extra         scenario description for the title (may be "")
+#       and may define
+#         chart_title, ylab   the title and the y label, instead of the
+#                             del_timer_sync ones (migration, modern-table)
+#         width               the chart's width in pixels (default 1000)
 
 if (!exists("in") || !exists("out")) {
     print "paper-table.gp: set in='PREPARED.gp' and out='FILE' with -e"
     exit status 2
 }
+load in
+
+if (!exists("width")) width = 1000
 if (!exists("term")) term = 'png'
 if (term eq 'svg') {
-    set terminal svg size 1000,600 dynamic font 'Sans,12' background '#ffffff'
+    set terminal svg size width,600 dynamic font 'Sans,12' background '#ffffff'
 } else {
     if (term eq 'pngcairo' || (term eq 'png' && strstrt(GPVAL_TERMINALS, 'pngcairo') > 0)) {
-        set terminal pngcairo size 1000,600 font 'Sans,11' background '#ffffff'
+        set terminal pngcairo size width,600 font 'Sans,11' background '#ffffff'
     } else {
-        set terminal png size 1000,600 font 'Sans,10' background '#ffffff'
+        set terminal png size width,600 font 'Sans,10' background '#ffffff'
     }
 }
 set termoption noenhanced
 set output out
-
-load in
 
 # One colour per strategy, the same in every chart.
 array COL[8] = ['#d62728', '#1f77b4', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f']
@@ -49,8 +54,10 @@ if (nref > 0) {
 ybot = 10 ** floor(log10(lo) - 0.5)       # every bar at least half a decade tall
 ytop = 10 ** ceil(log10(hi) + 0.05)
 
-set title sprintf("del_timer_sync cost per strategy%s\n(bars: simulated mean%s)", title_extra, nref > 0 ? "; points: measured on hardware" : "")
-set ylabel "cycles per del_timer_sync call (log scale)"
+if (!exists("chart_title")) chart_title = sprintf("del_timer_sync cost per strategy%s\n(bars: simulated mean%s)", title_extra, nref > 0 ? "; points: measured on hardware" : "")
+if (!exists("ylab")) ylab = "cycles per del_timer_sync call (log scale)"
+set title chart_title
+set ylabel ylab
 set xlabel "platform, cache state" offset 0,-0.6
 set bmargin 5
 set logscale y

@@ -9,6 +9,9 @@
 #               SC[i]         strategy colour number, SD[i] 1 = warm / 2 = cold
 #         $scaling            one block per series (index i-1), rows "cpus mean_cycles"
 #         title_extra         scenario description for the title (may be "")
+#       and may define chart_title and ylab, the title and the y label
+#       (scaling-61's: timer_delete_sync), and distinct_points = 1 for a
+#       point type per strategy (larger for the first strategy's series)
 
 if (!exists("in") || !exists("out")) {
     print "scaling.gp: set in='PREPARED.gp' and out='FILE' with -e"
@@ -40,8 +43,10 @@ xhi = 2.0 ** e1
 ybot = 10 ** floor(log10(STATS_min_y) - 0.05)
 ytop = 10 ** ceil(log10(STATS_max_y) + 0.05)
 
-set title sprintf("Scaling with machine size%s\n(generated fat-tree platforms; solid: cache-warm, dashed: cache-cold)", title_extra)
-set ylabel "cycles per del_timer_sync call (mean, log scale)"
+if (!exists("chart_title")) chart_title = sprintf("Scaling with machine size%s\n(generated fat-tree platforms; solid: cache-warm, dashed: cache-cold)", title_extra)
+if (!exists("ylab")) ylab = "cycles per del_timer_sync call (mean, log scale)"
+set title chart_title
+set ylabel ylab
 set xlabel "CPUs (log scale)"
 set logscale xy
 set xrange [xlo / 1.3 : xhi * 1.3]
@@ -56,5 +61,13 @@ set grid xtics ytics lc rgb '#dddddd'
 set border 3
 set key outside right top vertical Left reverse samplen 3 spacing 1.2 box lc rgb '#bbbbbb'
 
+# With distinct_points, each strategy has its own point type and the earlier
+# ones larger points, so that lines lying on each other stay visible.
+if (!exists("distinct_points")) distinct_points = 0
+array PTW[6] = [7, 9, 5, 11, 13, 15]
+array PTC[6] = [6, 8, 4, 10, 12, 14]
+ptype(i) = !distinct_points ? (SD[i] == 1 ? 7 : 6) : (SD[i] == 1 ? PTW[(SC[i] - 1) % 6 + 1] : PTC[(SC[i] - 1) % 6 + 1])
+psize(i) = !distinct_points ? 1.1 : (SC[i] == SC[1] ? 2.2 : 1.1)
+
 plot for [i=1:nser] $scaling index (i - 1) using 1:2 with linespoints \
-         lw 1.8 lc rgb col(SC[i]) dt SD[i] pt (SD[i] == 1 ? 7 : 6) ps 1.1 title SN[i]
+         lw 1.8 lc rgb col(SC[i]) dt SD[i] pt ptype(i) ps psize(i) title SN[i]

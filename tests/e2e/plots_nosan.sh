@@ -2,7 +2,10 @@
 # e2e: plots/draw-all redraws the charts from CSVs alone. On a small
 # hand-written paper-table CSV (two platforms) plus the reference file it
 # writes non-empty PNG (PNG magic) and SVG files for paper-table and
-# paper-table-spread, and nothing else; on an empty results/ it prints a note
+# paper-table-spread, and nothing else; on small CSVs of the 6.1 studies it
+# draws modern-table, scaling-61, wheel, locks (with locks-epyc2s.csv),
+# rt-expiry and migration, without gnuplot warnings, and none of them as a
+# generic sweep chart as well; on an empty results/ it prints a note
 # and draws nothing (exit 0); on a CSV missing a column it exits non-zero
 # with a message naming the file. Its temporary directory is removed.
 # Usage: plots_nosan.sh NUMASIM_BINARY SOURCE_DIR   (the binary is not used)
@@ -77,6 +80,65 @@ for f in "$good"/results/* "$good"/results/.[!.]*; do
     *) fail "draw-all wrote into results/: ${f##*/}" ;;
     esac
 done
+
+# --- the 6.1 studies: their own charts, and no generic sweep chart of them ---
+six=$tmp/six
+mkdir -p "$six/results"
+h=scenario,platform,cpus,strategy,cache,calls,mean_cycles,max_cycles,relax_cycles,work_cycles,sweep_key,sweep_value
+{
+    echo "$h,p99_cycles,late_mean_jiffies,late_max_jiffies,late_max_share"
+    for v in 100 1000 10000; do
+        echo "wheel,epyc2s,128,base_tracking,warm,20,$((v * 5)),$((v * 50)),0,0,wheel.timers,$v,$((v * 9)),0,0,0"
+        echo "wheel,epyc2s,128,timer_delete_sync,warm,20,$((v * 4)),$((v * 20)),0,0,wheel.timers,$v,$((v * 30)),13.5,64,0.125"
+    done
+} >"$six/results/wheel.csv"
+for f in locks locks-epyc2s; do
+    echo "$h,cycles_per_op,fairness" >"$six/results/$f.csv"
+done
+for n in 2 4; do
+    for k in tas ticket qspinlock; do
+        echo "locks,numa32,32,timer_delete_sync,warm,20,$((n * 900)),0,0,0,kernel.lock/contend.cpus,$k/$n,$((n * 1000)),1" >>"$six/results/locks.csv"
+    done
+done
+echo "locks-epyc2s,epyc2s,128,timer_delete_sync,warm,10,900,0,0,0,kernel.lock/contend.cpus,tas/64,64000,0.0156" >>"$six/results/locks-epyc2s.csv"
+{
+    echo "$h"
+    for v in 1000 10000; do
+        echo "rt-expiry,numa32,32,timer_delete_sync,warm,5,$((v + 1700)),0,$((v / 2)),0,function.cycles,$v"
+        echo "rt-expiry,numa32,32,timer_delete_sync_rt,warm,5,$((v / 2 + 1400)),0,10,$((v / 2)),function.cycles,$v"
+    done
+} >"$six/results/rt-expiry.csv"
+{
+    echo "$h"
+    for m in false true; do
+        echo "migration,numa32,32,timer_delete_sync,warm,20,${#m}0,0,0,0,kernel.timers_migration,$m"
+        echo "migration,numa32,32,timer_delete_sync,cold,20,${#m}00,0,0,0,kernel.timers_migration,$m"
+    done
+} >"$six/results/migration.csv"
+{
+    echo "$h"
+    echo "modern-table,smp4,4,scan,warm,20,555,0,0,0,,"
+    echo "modern-table,smp4,4,timer_delete_sync_rt,cold,20,585,0,0,0,,"
+} >"$six/results/modern-table.csv"
+{
+    echo "$h"
+    for n in 2 4 8; do
+        echo "scaling-61,fat$n,$n,timer_delete_sync,warm,10,83,0,0,0,,"
+        echo "scaling-61,fat$n,$n,timer_delete_sync_rt,cold,10,767,0,0,0,,"
+    done
+} >"$six/results/scaling-61.csv"
+draw_all "$six"
+[ "$rc" -eq 0 ] || fail "draw-all on the 6.1 studies' CSVs exited $rc: $err"
+for chart in modern-table scaling-61 wheel locks rt-expiry migration; do
+    is_png "$six/plots/$chart.png" || fail "no PNG (magic bytes) at plots/$chart.png"
+    is_svg "$six/plots/$chart.svg" || fail "no SVG at plots/$chart.svg"
+done
+for f in "$six"/plots/*-sweep.* "$six"/plots/locks-epyc2s.*; do
+    [ -e "$f" ] && fail "drawn as a generic sweep too: plots/${f##*/}"
+done
+grep -qi 'warning' <<<"$err" && fail "gnuplot warnings on the 6.1 studies' CSVs: $err"
+grep -qs 'epyc2s tas' "$six/plots/locks.svg" || fail "locks.svg has no 'epyc2s tas' (locks-epyc2s.csv not drawn)"
+grep -qs '6.1 wheel' "$six/plots/wheel.svg" || fail "wheel.svg has no '6.1 wheel' series"
 
 # --- an empty results/: a note, nothing drawn, not an error ---
 empty=$tmp/empty
