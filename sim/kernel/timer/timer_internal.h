@@ -49,4 +49,18 @@ static inline void tcore_emit(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t
     }
 }
 
+/* The run loop calls timer function fn (an id of tcore_register_fn) on t,
+ * then reports its end; an id out of range is a corrupt function pointer,
+ * reported as a BUG. Shared by the 2.6 and 6.1 run loops. */
+static inline void tcore_call_fn(cpu_t *c, tcore_t *tc, maddr_t t, uint64_t fn, uint64_t data)
+{
+    if (fn < (uint64_t)tc->nfns) {
+        cpu_state_push(c, "timer_fn");
+        tc->fns[fn].fn(c, tc, t, data, tc->fns[fn].ctx);
+        cpu_state_pop(c);
+    } else
+        tcore_emit(tc, TEV_BUG, c, t);
+    tcore_emit(tc, TEV_FN_END, c, t);
+}
+
 #endif

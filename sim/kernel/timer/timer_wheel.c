@@ -137,13 +137,7 @@ void wheel_run(cpu_t *c, tcore_t *tc, maddr_t base)
                 detach_tracking(c, t, 1);
             }
             tunlock_irq(c, base + BASE_LOCK);
-            if (fn < (uint64_t)tc->nfns) {
-                cpu_state_push(c, "timer_fn");
-                tc->fns[fn].fn(c, tc, t, data, tc->fns[fn].ctx);
-                cpu_state_pop(c);
-            } else
-                tcore_emit(tc, TEV_BUG, c, t); /* corrupt function pointer */
-            tcore_emit(tc, TEV_FN_END, c, t);
+            tcore_call_fn(c, tc, t, fn, data);
             tlock_irq(c, base + BASE_LOCK);
         }
     }

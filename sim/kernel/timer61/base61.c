@@ -128,14 +128,7 @@ static void call_fn(cpu_t *c, wheel61_t *w, maddr_t t, uint64_t fn_word, uint64_
     klock_unlock(c, r->b->lock);
     if (!irqsafe)
         cpu_irq_enable(c);
-    uint64_t fn = fn_word - 1;
-    if (fn < (uint64_t)tc->nfns) {
-        cpu_state_push(c, "timer_fn");
-        tc->fns[fn].fn(c, tc, t, data, tc->fns[fn].ctx);
-        cpu_state_pop(c);
-    } else
-        tcore_emit(tc, TEV_BUG, c, t); /* corrupt function pointer */
-    tcore_emit(tc, TEV_FN_END, c, t);
+    tcore_call_fn(c, tc, t, fn_word - 1, data);
     if (!irqsafe)
         cpu_irq_disable(c);
     klock_lock(c, r->b->lock);
