@@ -699,11 +699,16 @@ static int hunt_strategies(const hunt_t *h, const hunt_opts_t *o, const scenario
 {
     int n = 0;
     for (int i = 0; i < o->nsn; i++) {
-        /* The scenario parser checks the names: one --set per strategy. */
+        /* The scenario parser checks the names: the user's --set (which
+         * may choose kernel.core), then one more per strategy. */
         char buf[128];
         snprintf(buf, sizeof buf, "scenario.strategies=%s", o->snames[i]);
-        const char *one[1] = {buf};
-        scenario_t *t = scenario_load(h->path, one, 1, e);
+        const char **sets = xcalloc((size_t)h->nsets + 1, sizeof *sets);
+        for (int k = 0; k < h->nsets; k++)
+            sets[k] = h->sets[k];
+        sets[h->nsets] = buf;
+        scenario_t *t = scenario_load(h->path, sets, h->nsets + 1, e);
+        free(sets);
         if (!t)
             return -1;
         int dup = 0;
@@ -728,7 +733,18 @@ static int hunt_main(const char *arg, const hunt_opts_t *o, err_t *e)
         return -1;
     h.path = found;
     platform_t *p = NULL;
-    scenario_t *base = scenario_load(h.path, o->sets, o->nsets, e);
+    /* With --strategy, the file's own list does not count (it may name
+     * strategies of a core the user's --set kernel.core leaves out). */
+    char first[128];
+    const char **sets = xcalloc((size_t)o->nsets + 1, sizeof *sets);
+    for (int k = 0; k < o->nsets; k++)
+        sets[k] = o->sets[k];
+    if (o->nsn > 0) {
+        snprintf(first, sizeof first, "scenario.strategies=%s", o->snames[0]);
+        sets[o->nsets] = first;
+    }
+    scenario_t *base = scenario_load(h.path, sets, o->nsets + (o->nsn > 0), e);
+    free(sets);
     int rc = 0;
     if (base)
         p = platform_read(base->platforms[0], base->platform_sets, base->nplatform_sets, e);
