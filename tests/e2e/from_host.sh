@@ -213,7 +213,9 @@ sym_size() {
 }
 units="tick run_timers mod_timer del_timer try_to_del_timer_sync del_timer_sync_scan
     del_timer_sync_last_running del_singleshot_timer_sync del_timer_sync_naive
-    del_timer_sync_shortcut del_timer_sync_base_tracking"
+    del_timer_sync_shortcut del_timer_sync_base_tracking tick61 run_timers61 mod_timer61
+    del_timer61 try_to_del_timer_sync61 timer_delete_sync timer_delete_sync_rt
+    timer_shutdown_sync"
 if command -v nm >/dev/null && command -v readelf >/dev/null; then
     for u in $units; do
         v=$(prop ccx.xml "code_${u}_bytes")
