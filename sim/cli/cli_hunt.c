@@ -692,6 +692,24 @@ static int hunt_parse_opts(int argc, char **argv, hunt_opts_t *o, err_t *e)
     return 0;
 }
 
+/* The scenario at path with the user's --set, then (when strategy is not
+ * NULL) scenario.strategies = strategy. NULL with e on an error. */
+static scenario_t *load_with_strategy(const char *path, const char **user, int n,
+                                      const char *strategy, err_t *e)
+{
+    char buf[128];
+    const char **sets = xcalloc((size_t)n + 1, sizeof *sets);
+    for (int k = 0; k < n; k++)
+        sets[k] = user[k];
+    if (strategy) {
+        snprintf(buf, sizeof buf, "scenario.strategies=%s", strategy);
+        sets[n++] = buf;
+    }
+    scenario_t *s = scenario_load(path, sets, n, e);
+    free(sets);
+    return s;
+}
+
 /* The strategies to hunt into strats: --strategy's, each once, or the
  * scenario's. Returns how many, or -1 with e. */
 static int hunt_strategies(const hunt_t *h, const hunt_opts_t *o, const scenario_t *base,
@@ -701,14 +719,7 @@ static int hunt_strategies(const hunt_t *h, const hunt_opts_t *o, const scenario
     for (int i = 0; i < o->nsn; i++) {
         /* The scenario parser checks the names: the user's --set (which
          * may choose kernel.core), then one more per strategy. */
-        char buf[128];
-        snprintf(buf, sizeof buf, "scenario.strategies=%s", o->snames[i]);
-        const char **sets = xcalloc((size_t)h->nsets + 1, sizeof *sets);
-        for (int k = 0; k < h->nsets; k++)
-            sets[k] = h->sets[k];
-        sets[h->nsets] = buf;
-        scenario_t *t = scenario_load(h->path, sets, h->nsets + 1, e);
-        free(sets);
+        scenario_t *t = load_with_strategy(h->path, h->sets, h->nsets, o->snames[i], e);
         if (!t)
             return -1;
         int dup = 0;
@@ -735,16 +746,8 @@ static int hunt_main(const char *arg, const hunt_opts_t *o, err_t *e)
     platform_t *p = NULL;
     /* With --strategy, the file's own list does not count (it may name
      * strategies of a core the user's --set kernel.core leaves out). */
-    char first[128];
-    const char **sets = xcalloc((size_t)o->nsets + 1, sizeof *sets);
-    for (int k = 0; k < o->nsets; k++)
-        sets[k] = o->sets[k];
-    if (o->nsn > 0) {
-        snprintf(first, sizeof first, "scenario.strategies=%s", o->snames[0]);
-        sets[o->nsets] = first;
-    }
-    scenario_t *base = scenario_load(h.path, sets, o->nsets + (o->nsn > 0), e);
-    free(sets);
+    scenario_t *base =
+        load_with_strategy(h.path, o->sets, o->nsets, o->nsn > 0 ? o->snames[0] : NULL, e);
     int rc = 0;
     if (base)
         p = platform_read(base->platforms[0], base->platform_sets, base->nplatform_sets, e);
