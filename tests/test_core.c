@@ -21,6 +21,8 @@ typedef struct {
     platform_core_kind_t kind;
     int width, rob, mshr, ahead;
     double serialize;
+    double insn_bytes; /* 0: the code units issue no instructions */
+    int irq_serialize;
     int yield; /* the reference scheduler */
     int prog;  /* which program */
     int k;     /* chases (P_CHASES) */
@@ -32,7 +34,7 @@ typedef struct {
     uint64_t log[256]; /* P_MIXED: (cycle, value) pairs */
 } out_t;
 
-enum { P_USE, P_SERIALIZE, P_BARRIER, P_DEP, P_CHASES, P_CODE, P_NONE_CALLS, P_MIXED };
+enum { P_USE, P_SERIALIZE, P_IRQ, P_BARRIER, P_DEP, P_CHASES, P_CODE, P_NONE_CALLS, P_MIXED };
 
 static cfg_t g_cfg;
 static out_t g_out;
@@ -86,6 +88,14 @@ static void prog(cpu_t *c, void *arg)
     case P_BARRIER:
         cpu_read_dep(c, line(0), 0, &t);
         cpu_mb(c);
+        break;
+    case P_IRQ: /* local_irq_save, a miss not used, nested, local_irq_restore */
+        cpu_irq_disable(c);
+        cpu_read_dep(c, line(0), 0, &t);
+        cpu_irq_disable(c);
+        cpu_irq_enable(c);
+        g_out.cycles[1] = cpu_now(c) - t0; /* the inner restore: interrupts stay off */
+        cpu_irq_enable(c);
         break;
     case P_DEP: /* one chase of 8 */
         g_out.cycles[1] = chases(c, 1, 8);
@@ -154,7 +164,9 @@ static int run_cfg(void *arg)
                                 g_cfg.rob ? g_cfg.rob : 1,
                                 g_cfg.mshr ? g_cfg.mshr : 1,
                                 g_cfg.serialize,
-                                g_cfg.ahead};
+                                g_cfg.ahead,
+                                g_cfg.insn_bytes,
+                                g_cfg.irq_serialize};
     machine_hooks_t hooks = {setup, NULL, NULL};
     err_t e;
     int rc = sim_run(p, "test_core", 7, &hooks, &e);
@@ -264,6 +276,39 @@ START_TEST(code_streams)
 }
 END_TEST
 
+/* Enabling interrupts drains where the platform says so (ia64's srlz.d),
+ * and only the restore that turns them on. */
+START_TEST(irq_enable_serialises)
+{
+    out_t o;
+    run((cfg_t){.kind = CORE_INORDER, .serialize = 5, .irq_serialize = 1, .prog = P_IRQ}, &o);
+    ck_assert_uint_lt(o.cycles[1], MEM);
+    ck_assert_uint_eq(o.cycles[0], MEM + 5);
+    check_terms(&o);
+    run((cfg_t){.kind = CORE_INORDER, .serialize = 5, .prog = P_IRQ}, &o);
+    ck_assert_uint_lt(o.cycles[0], MEM);
+}
+END_TEST
+
+/* A unit's instructions (2048 bytes at 16 a piece: 128, 8 a line) issue
+ * as their lines arrive: in series each line's 8 follow its miss; streamed
+ * the misses overlap and only the issue is left behind the first. */
+START_TEST(code_issues_its_instructions)
+{
+    out_t o;
+    run((cfg_t){.kind = CORE_INORDER, .insn_bytes = 16, .prog = P_CODE}, &o);
+    ck_assert_uint_eq(o.cycles[0], CODE_LINES * (MEM + 8));
+    ck_assert_uint_eq(o.an.issue_cycles, CODE_LINES * 8);
+    check_terms(&o);
+    run((cfg_t){.kind = CORE_INORDER, .insn_bytes = 16, .ahead = CODE_LINES, .prog = P_CODE}, &o);
+    ck_assert_uint_eq(o.cycles[0], MEM + CODE_LINES * 8);
+    check_terms(&o);
+    run((cfg_t){.kind = CORE_OOO, .width = 4, .rob = 16, .insn_bytes = 16, .prog = P_CODE}, &o);
+    ck_assert_uint_eq(o.cycles[0], CODE_LINES * (MEM + 2)); /* width 4: 2 cycles a line */
+    check_terms(&o);
+}
+END_TEST
+
 START_TEST(core_none_is_today)
 {
     out_t o;
@@ -303,6 +348,8 @@ static Suite *core_suite(void)
     tcase_add_test(t, dependent_chase_in_series);
     tcase_add_test(t, independent_chases_overlap_to_mshr);
     tcase_add_test(t, code_streams);
+    tcase_add_test(t, code_issues_its_instructions);
+    tcase_add_test(t, irq_enable_serialises);
     tcase_add_test(t, core_none_is_today);
     tcase_add_test(t, schedulers_agree);
     suite_add_tcase(s, t);

@@ -185,8 +185,9 @@ uint64_t cpu_fetch_add_order(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o);
 
 void cpu_work(cpu_t *c, uint64_t cycles); /* plain work, interruptible */
 /* Runs code unit `code` (machine_code): the simulated CPU fetches each of
- * its lines through the instruction side of its caches and pays the misses.
- * A no-op for -1 and on the native machine. */
+ * its lines through the instruction side of its caches and pays the misses
+ * (with a core: streamed ahead, and the unit's instructions issued as its
+ * lines arrive). A no-op for -1 and on the native machine. */
 void cpu_exec(cpu_t *c, int code);
 void cpu_relax(cpu_t *c); /* one spin-loop pause */
 /* Memory barriers (smp_mb, smp_wmb, smp_rmb). Simulated: barrier_cycles
@@ -221,10 +222,12 @@ void cpu_sync(cpu_t *c);
  * value is needed: at cpu_use of its token, at a load that names it as
  * dep (its address came from that value: a pointer chase), or at a drain
  * (fences, serialising instructions, and on an out-of-order core the
- * RMWs). Every other access still waits for its own value, as today.
- * With core none (every committed platform) and on the native machine,
- * cpu_insns, cpu_use and cpu_serialize do nothing and cpu_read_dep is
- * cpu_read with *tok = 0, so code annotated for the core runs unchanged.
+ * RMWs). Every other access still waits for its own value. A code unit's
+ * instructions are the platform's (code_UNIT_insns): cpu_exec issues them
+ * as its lines arrive, so the code says only what the unit table cannot:
+ * dependences, branches and uses. With core none and on the native
+ * machine, cpu_insns, cpu_use, cpu_branch and cpu_serialize do nothing and
+ * cpu_read_dep is cpu_read with *tok = 0, so annotated code runs unchanged.
  * A token is never reused; one whose load has completed (or 0) costs
  * nothing to use. */
 typedef uint64_t cpu_tok_t;
@@ -237,6 +240,15 @@ void cpu_insns(cpu_t *c, uint64_t n);
 uint64_t cpu_read_dep(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok);
 /* The first use of load tok's value: waits until it has arrived. */
 void cpu_use(cpu_t *c, cpu_tok_t tok);
+/* A branch on load tok's value: in order it is a use (the branch waits for
+ * the value); out of order the branch is predicted and later instructions
+ * issue at once (the simulation knows the value, so the prediction is
+ * right: mispredictions are not modelled). A loop over independent loads
+ * that only tests them overlaps them out of order this way. */
+void cpu_branch(cpu_t *c, cpu_tok_t tok);
+/* A plain load whose value only decides a branch (BUG_ON's test, a loop's
+ * exit): cpu_read_dep with no dependence, then cpu_branch. */
+uint64_t cpu_read_branch(cpu_t *c, maddr_t a);
 /* A serialising instruction: every load outstanding completes, then
  * core_serialize_cycles. */
 void cpu_serialize(cpu_t *c);

@@ -158,6 +158,20 @@ void cpu_use(cpu_t *c, cpu_tok_t tok)
         cpu_ops(c)->use(c, tok);
 }
 
+void cpu_branch(cpu_t *c, cpu_tok_t tok)
+{
+    if (cpu_ops(c)->branch)
+        cpu_ops(c)->branch(c, tok);
+}
+
+uint64_t cpu_read_branch(cpu_t *c, maddr_t a)
+{
+    cpu_tok_t tok;
+    uint64_t v = cpu_read_dep(c, a, 0, &tok);
+    cpu_branch(c, tok);
+    return v;
+}
+
 void cpu_serialize(cpu_t *c)
 {
     if (cpu_ops(c)->serialize)

@@ -42,6 +42,7 @@ typedef struct machine_ops {
     void (*insns)(cpu_t *c, uint64_t n);
     uint64_t (*read_dep)(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok);
     void (*use)(cpu_t *c, cpu_tok_t tok);
+    void (*branch)(cpu_t *c, cpu_tok_t tok);
     void (*serialize)(cpu_t *c);
     /* access counters and Paje states; a backend without them: NULL */
     void (*anatomy)(const cpu_t *c, cpu_anatomy_t *out);

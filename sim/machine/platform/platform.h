@@ -79,6 +79,9 @@ typedef struct {
     int mshr;                  /* core_mshr: misses outstanding at once (1) */
     double serialize_cycles;   /* core_serialize_cycles: a serialising instruction (0) */
     int fetch_ahead;           /* core_fetch_ahead: code lines streamed ahead (0) */
+    double insn_bytes;         /* core_insn_bytes: code bytes an instruction, for a unit
+                                  without code_UNIT_insns (4) */
+    int irq_serialize;         /* core_irq_serialize: local_irq_restore serialises (0) */
 } platform_core_t;
 
 typedef struct {
@@ -145,6 +148,10 @@ const char *platform_scope_name(cache_scope_t s);
 /* The size in bytes of kernel code unit NAME (prop code_NAME_bytes), 0 when
  * the platform gives none (its code is then not fetched). */
 uint64_t platform_code_bytes(const platform_t *p, const char *unit);
+/* The instructions the core issues for code unit `unit`: prop
+ * code_UNIT_insns, else its bytes / core_insn_bytes rounded up; 0 with core
+ * none or without bytes. */
+uint64_t platform_code_insns(const platform_t *p, const char *unit);
 
 /* Looks up a resolved parameter by name; NULL if absent. */
 const platform_param_t *platform_param(const platform_t *p, const char *name);

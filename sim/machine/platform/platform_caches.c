@@ -26,7 +26,9 @@
  *          core_width 1..64 (default 1), core_rob width..4096 (ooo only,
  *          default width), core_mshr 1..256 (default 1),
  *          core_serialize_cycles >= 0 (default 0), core_fetch_ahead
- *          0..64 (default 0).
+ *          0..64 (default 0), core_insn_bytes 1..64 (default 4),
+ *          core_irq_serialize 0 or 1 (default 0); code_UNIT_insns >= 1
+ *          (needs code_UNIT_bytes).
  */
 #include "platform.h"
 #include "platform_caches.h"
@@ -187,10 +189,12 @@ static int bounded(const platform_t *p, const char *name, int lo, int hi, int *o
 static int read_core(platform_t *p, err_t *e)
 {
     static const char *const kinds[] = {"none", "inorder", "ooo"};
-    static const char *const props[] = {"core_width", "core_rob", "core_mshr",
-                                        "core_serialize_cycles", "core_fetch_ahead"};
+    static const char *const props[] = {
+        "core_width",       "core_rob",        "core_mshr",         "core_serialize_cycles",
+        "core_fetch_ahead", "core_insn_bytes", "core_irq_serialize"};
+    enum { NPROPS = sizeof props / sizeof *props };
     platform_core_t *k = &p->core;
-    *k = (platform_core_t){.kind = CORE_NONE, .width = 1, .rob = 1, .mshr = 1};
+    *k = (platform_core_t){.kind = CORE_NONE, .width = 1, .rob = 1, .mshr = 1, .insn_bytes = 4};
     const platform_param_t *q = platform_param(p, "core");
     if (q) {
         int i = 0;
@@ -201,7 +205,7 @@ static int read_core(platform_t *p, err_t *e)
                          q->value);
         k->kind = (platform_core_kind_t)i;
     }
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < NPROPS; i++) {
         const platform_param_t *r = platform_param(p, props[i]);
         if (r && k->kind == CORE_NONE)
             return where(p, r, e, "property '%s' needs 'core' inorder or ooo", props[i]);
@@ -216,8 +220,13 @@ static int read_core(platform_t *p, err_t *e)
     if (bounded(p, "core_rob", k->width, 4096, &k->rob, e) < 0 ||
         bounded(p, "core_mshr", 1, 256, &k->mshr, e) < 0 ||
         bounded(p, "core_fetch_ahead", 0, 64, &k->fetch_ahead, e) < 0 ||
-        number(p, "core_serialize_cycles", 0, 0, &k->serialize_cycles, e) < 0)
+        number(p, "core_serialize_cycles", 0, 0, &k->serialize_cycles, e) < 0 ||
+        bounded(p, "core_irq_serialize", 0, 1, &k->irq_serialize, e) < 0 ||
+        number(p, "core_insn_bytes", 0, 0, &k->insn_bytes, e) < 0)
         return -1;
+    if (k->insn_bytes < 1 || k->insn_bytes > 64)
+        return where(p, platform_param(p, "core_insn_bytes"), e,
+                     "property 'core_insn_bytes' must be from 1 to 64, not %g", k->insn_bytes);
     return 0;
 }
 
@@ -257,6 +266,15 @@ int platform_check_caches(platform_t *p, err_t *e)
         if (strncmp(n, "code_", 5) == 0 && len > 11 && strcmp(n + len - 6, "_bytes") == 0 &&
             number(p, n, 0, 1, &v, e) < 0)
             return -1;
+        if (strncmp(n, "code_", 5) == 0 && len > 11 && strcmp(n + len - 6, "_insns") == 0) {
+            /* a whole count, for a unit that has bytes */
+            char bytes[128];
+            snprintf(bytes, sizeof bytes, "%.*s_bytes", (int)(len - 6), n);
+            if (number(p, n, 1, 1, &v, e) < 0)
+                return -1;
+            if (!platform_param(p, bytes))
+                return where(p, platform_param(p, n), e, "property '%s' needs '%s'", n, bytes);
+        }
     }
     return 0;
 }
@@ -345,6 +363,20 @@ static int read_tlbs(platform_t *p, err_t *e)
             most, fl);
     p->footprint_lines_per_page = (int)fl;
     return number(p, "walk_cycles", 0, 0, &p->walk_cycles, e) < 0 ? -1 : 0;
+}
+
+uint64_t platform_code_insns(const platform_t *p, const char *unit)
+{
+    uint64_t bytes = platform_code_bytes(p, unit);
+    if (p->core.kind == CORE_NONE || !bytes || p->core.insn_bytes <= 0)
+        return 0;
+    char name[128];
+    snprintf(name, sizeof name, "code_%s_insns", unit);
+    const platform_param_t *q = platform_param(p, name);
+    double v;
+    if (q && err_parse_double(q->value, &v) == 0 && v >= 1)
+        return (uint64_t)v;
+    return (uint64_t)ceil((double)bytes / p->core.insn_bytes);
 }
 
 uint64_t platform_code_bytes(const platform_t *p, const char *unit)

@@ -213,6 +213,12 @@ static void core_use(cpu_t *c, cpu_tok_t tok)
         stall_until(c, l->ready);
 }
 
+static void core_branch(cpu_t *c, cpu_tok_t tok)
+{
+    if (c->core->k.kind == CORE_INORDER)
+        core_use(c, tok);
+}
+
 static uint64_t core_read_dep(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok)
 {
     core_use(c, dep); /* the address is known when dep's value is */
@@ -295,17 +301,19 @@ static void core_barrier(cpu_t *c, int kind)
     sim_ops.barrier(c, kind);
 }
 
-/* cpu_exec: line i is consumed once it has arrived; when the front end
- * reaches it, lines up to i + core_fetch_ahead are on their way (each a
- * step at the cycle it is asked for). Ahead 0 is a fetch at a time. */
+/* cpu_exec: line i is consumed once it has arrived, and then its share of
+ * the unit's instructions issues; when the front end reaches it, lines up
+ * to i + core_fetch_ahead are on their way (each a step at the cycle it is
+ * asked for). Ahead 0 is a fetch at a time. */
 static void core_exec(cpu_t *c, int code)
 {
     machine_t *m = c->m;
     if (code < 0 || code >= m->ncode)
         return;
-    uint64_t n = m->code[code].lines, ahead = (uint64_t)c->core->k.fetch_ahead, next = 0;
+    const sim_code_t *u = &m->code[code];
+    uint64_t n = u->lines, ahead = (uint64_t)c->core->k.fetch_ahead, next = 0, issued = 0;
     uint64_t ready[CORE_FETCH_MAX + 1];
-    maddr_t a = m->code[code].addr, line = (maddr_t)m->p->line_bytes;
+    maddr_t a = u->addr, line = (maddr_t)m->p->line_bytes;
     for (uint64_t i = 0; i < n; i++) {
         for (; next < n && next <= i + ahead; next++) {
             uint32_t cost = sim_fetch_line(c, a + next * line);
@@ -314,7 +322,20 @@ static void core_exec(cpu_t *c, int code)
             c->an.code_streamed += next > i && cost > 0;
         }
         stall_until(c, ready[i % (ahead + 1)]);
+        uint64_t upto = u->insns * (i + 1) / n; /* the instructions of lines 0..i */
+        issue(c, c->core, upto - issued);
+        issued = upto;
     }
+}
+
+/* Interrupts enabled again: where the platform says it serialises (ia64's
+ * arch_local_irq_enable is ssm psr.i then srlz.d; Linux 6.1,
+ * arch/ia64/include/asm/irqflags.h), it drains as cpu_serialize does. */
+static void core_irq_enable(cpu_t *c)
+{
+    if (c->core->k.irq_serialize && c->irq_off == 1)
+        core_serialize(c);
+    sim_ops.irq_enable(c);
 }
 
 void core_attach(machine_t *m)
@@ -335,7 +356,9 @@ void core_attach(machine_t *m)
     g_core_ops.insns = core_insns;
     g_core_ops.read_dep = core_read_dep;
     g_core_ops.use = core_use;
+    g_core_ops.branch = core_branch;
     g_core_ops.serialize = core_serialize;
+    g_core_ops.irq_enable = core_irq_enable;
     for (int i = 0; i < m->n; i++) {
         cpu_t *c = &m->cpus[i];
         struct core *k = xcalloc(1, sizeof *k);

@@ -44,6 +44,7 @@ typedef struct {
     char unit[64];
     maddr_t addr;
     uint64_t lines; /* 0: the platform gives it no code */
+    uint64_t insns; /* the instructions the core issues for it (0: core none, a probe's unit) */
 } sim_code_t;
 
 typedef struct {

@@ -192,10 +192,14 @@ void sim_set_tick(machine_t *m, uint64_t period, uint64_t offset, cpu_fn fn, voi
     }
 }
 
-/* machine_code: the unit's lines, laid out in text_node's memory once. */
+/* machine_code: the unit's lines, laid out in text_node's memory once,
+ * and the instructions the core issues for it. */
 int sim_code(machine_t *m, const char *unit)
 {
-    return sim_code_bytes(m, unit, platform_code_bytes(m->p, unit));
+    int h = sim_code_bytes(m, unit, platform_code_bytes(m->p, unit));
+    if (h >= 0)
+        m->code[h].insns = platform_code_insns(m->p, unit);
+    return h;
 }
 
 int sim_code_bytes(machine_t *m, const char *unit, uint64_t bytes)
@@ -206,6 +210,7 @@ int sim_code_bytes(machine_t *m, const char *unit, uint64_t bytes)
     m->code = xrealloc(m->code, sizeof *m->code * (size_t)(m->ncode + 1));
     sim_code_t *k = &m->code[m->ncode];
     snprintf(k->unit, sizeof k->unit, "%s", unit);
+    k->insns = 0;
     k->lines = (bytes + (uint64_t)m->p->line_bytes - 1) / (uint64_t)m->p->line_bytes;
     k->addr = k->lines ? mem_alloc(m->mem, m->p->text_node, bytes) : 0;
     if (k->lines)
