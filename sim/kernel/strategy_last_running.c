@@ -10,7 +10,7 @@ int del_timer_sync_last_running(cpu_t *c, tcore_t *tc, maddr_t t, int *oops)
     tcore_exec(c, tc, KCODE_DTS_LAST_RUNNING); /* its own body; what it calls fetches its own */
     (void)oops;                                /* no BUG_ON */
     int ret = 0;
-    cpu_read(c, t + TIMER_MAGIC); /* check_timer */
+    cpu_read_branch(c, t + TIMER_MAGIC); /* check_timer */
     for (;;) {
         ret += del_timer(c, tc, t);
         maddr_t b = cpu_read(c, t + TIMER_LAST_RUNNING);

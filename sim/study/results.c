@@ -14,7 +14,8 @@ const char *const results_header =
     "miss_local_cycles,miss_remote_cycles,c2c_node_cycles,c2c_remote_cycles,relax_cycles,"
     "work_cycles,ticks,tick_cycles,"
     "hit_l1,hit_l2,hit_l3,code_lines,code_misses,code_remote,code_cycles,evictions,"
-    "footprint_evictions,tlb2_hits,tlb_walks,tlb_cycles";
+    "footprint_evictions,tlb2_hits,tlb_walks,tlb_cycles,"
+    "issue_cycles,stall_cycles,hidden_cycles,overlapped,code_streamed";
 
 void results_stats(result_row_t *row, uint64_t *cycles, size_t n)
 {
@@ -64,6 +65,10 @@ void results_print_row(FILE *f, const result_row_t *r)
     /* appended with the TLBs */
     fprintf(f, ",%.2f,%.2f,%.2f", (double)a->tlb2_hits / n, (double)a->tlb_walks / n,
             (double)a->tlb_cycles / n);
+    /* appended with the core (0 with core none) */
+    fprintf(f, ",%.2f,%.2f,%.2f,%.2f,%.2f", (double)a->issue_cycles / n,
+            (double)a->stall_cycles / n, (double)a->hidden_cycles / n, (double)a->overlapped / n,
+            (double)a->code_streamed / n);
     const run_extra_t *x = &r->extra;
     if (r->cols == EXTRA_TICK)
         fprintf(f, ",%.1f,%.2f,%.2f,%llu,%.4f,%llu,%llu", r->p99, (double)x->fired / n,

@@ -59,8 +59,11 @@ typedef struct {
  * hits already), code_lines, code_misses, code_remote, code_cycles,
  * evictions, footprint_evictions; then, appended with the TLBs: tlb2_hits,
  * tlb_walks and tlb_cycles (translations found in a second level, walked,
- * and their cost, in the accesses' and code's cycles already). The six
- * kinds' cycles, relax, work and code_cycles add up to mean_cycles. */
+ * and their cost, in the accesses' and code's cycles already); then,
+ * appended with the core: issue_cycles, stall_cycles, hidden_cycles,
+ * overlapped and code_streamed (cpu_anatomy_t; 0 with core none). The six
+ * kinds' cycles, relax, work, code_cycles and issue_cycles, less
+ * hidden_cycles, add up to mean_cycles. */
 extern const char *const results_header;
 
 /* Fills the statistics of row from n cycle counts (sorted in place). */

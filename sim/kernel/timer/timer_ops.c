@@ -19,8 +19,8 @@ static int is_pending(cpu_t *c, tcore_t *tc, maddr_t t)
     if (tcore_is_v61(tc))
         return wheel61_timer_pending(c, t);
     if (tc->design == TIMER_CLASSIC)
-        return cpu_read(c, t + TIMER_BASE) != 0;
-    return cpu_read(c, t + TIMER_ENTRY_NEXT) != 0;
+        return cpu_read_branch(c, t + TIMER_BASE) != 0;
+    return cpu_read_branch(c, t + TIMER_ENTRY_NEXT) != 0;
 }
 
 int timer_pending(cpu_t *c, tcore_t *tc, maddr_t t)
@@ -35,7 +35,7 @@ uint64_t read_jiffies(cpu_t *c, tcore_t *tc)
 
 static void check_timer(cpu_t *c, tcore_t *tc, maddr_t t)
 {
-    if (cpu_read(c, t + TIMER_MAGIC) != TIMER_MAGIC_VALUE)
+    if (cpu_read_branch(c, t + TIMER_MAGIC) != TIMER_MAGIC_VALUE)
         tcore_emit(tc, TEV_BUG, c, t);
 }
 

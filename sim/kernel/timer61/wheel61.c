@@ -174,7 +174,7 @@ unsigned wheel61_calc_index(int depth, uint64_t expires, uint64_t clk, uint64_t 
 
 int wheel61_timer_pending(cpu_t *c, maddr_t t)
 {
-    return cpu_read(c, t + W61_TIMER_PPREV) != 0;
+    return cpu_read_branch(c, t + W61_TIMER_PPREV) != 0;
 }
 
 void wheel61_enqueue(cpu_t *c, wheel61_t *w, maddr_t t, unsigned idx, uint64_t bucket_expiry)
