@@ -1,14 +1,14 @@
 /* test_host_topo: what `platform --from-host` reads below the writer.
  *
- * The ELF symbol reader (host_topo_symbol_sizes) on this very test binary:
- * three functions of known size written in assembly below (a global one, its
- * ".cold" part, and a longer name that starts with the same letters), a
- * static function found by its file and not by another file, a kernel
- * function linked from numasim, absent names, and the errors (no file, not
- * ELF, a stripped copy). The cache levels (host_topo_read) of the synthetic
- * topologies in tests/hwloc/: sizes, ways (known, fully associative,
- * unknown), and the scope from the cpuset (SMT pair, a CCX inside a node, a
- * whole node).
+ * The ELF symbol reader (host_topo_symbol_sizes, host_topo_symbol_ranges for
+ * the addresses) on this very test binary: three functions of known size
+ * written in assembly below (a global one, its ".cold" part, and a longer
+ * name that starts with the same letters), a static function found by its
+ * file and not by another file, a kernel function linked from numasim,
+ * absent names, and the errors (no file, not ELF, a stripped copy). The
+ * cache levels (host_topo_read) of the synthetic topologies in tests/hwloc/:
+ * sizes, ways (known, fully associative, unknown), and the scope from the
+ * cpuset (SMT pair, a CCX inside a node, a whole node).
  */
 #include "host_topo.h"
 #include "timer/timer.h"
@@ -65,6 +65,39 @@ START_TEST(symbols_known_sizes)
     ck_assert_uint_eq(s[0], size_of("del_timer"));
     ck_assert_uint_eq(s[2], 0);
     ck_assert_uint_eq(s[3], 0); /* del_timer is global: no file qualifies it */
+}
+END_TEST
+
+/* The same symbols one by one, with their addresses: the cold part follows
+ * its function in the assembly above; a name matches nothing when absent. */
+START_TEST(symbols_ranges)
+{
+    const char *names[] = {"no_such_function_here", "tu_elf_probe", "tu_elf_probe_longer"};
+    host_symbol_t *s;
+    int ns = -1;
+    err_t e = {{0}};
+    ck_assert_msg(host_topo_symbol_ranges("/proc/self/exe", names, 3, &s, &ns, &e) == 0, "%s",
+                  e.msg);
+    ck_assert_int_eq(ns, 3);
+    unsigned long long addr[3] = {0}, size[3] = {0};
+    for (int k = 0; k < ns; k++) {
+        ck_assert_int_gt(s[k].name, 0);
+        ck_assert_uint_gt(s[k].addr, 0);
+        int slot = s[k].name == 2 ? 2 : s[k].size == 37 ? 0 : 1;
+        ck_assert_uint_eq(size[slot], 0);
+        addr[slot] = s[k].addr;
+        size[slot] = s[k].size;
+    }
+    free(s);
+    ck_assert_uint_eq(size[0], 37);
+    ck_assert_uint_eq(size[1], 5);
+    ck_assert_uint_eq(size[2], 11);
+    ck_assert_uint_eq(addr[1], addr[0] + 37);
+    ck_assert_uint_eq(addr[2], addr[1] + 5);
+    s = (host_symbol_t *)names; /* must come back NULL */
+    ck_assert_int_eq(host_topo_symbol_ranges(tu_tmp_path("nosuch2"), names, 3, &s, &ns, &e), -1);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(ns, 0);
 }
 END_TEST
 
@@ -149,6 +182,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("symbols");
     tcase_add_checked_fixture(tc, tu_tmp_setup, tu_tmp_teardown);
     tcase_add_test(tc, symbols_known_sizes);
+    tcase_add_test(tc, symbols_ranges);
     tcase_add_test(tc, symbols_errors);
     suite_add_tcase(s, tc);
     tc = tcase_create("caches");

@@ -1,5 +1,5 @@
 /* host_topo: what a platform file needs of this host, read through hwloc,
- * and the sizes of functions in an ELF file (libelf).
+ * and the sizes and addresses of functions in an ELF file (libelf).
  *
  * hwloc 2.x: NUMA nodes are memory children, so a PU's node is found by
  * testing the node cpusets, and its package through the PU's ancestors. The
@@ -257,11 +257,11 @@ static int same_function(const char *sym, const char *fn)
     return strncmp(sym, fn, n) == 0 && (sym[n] == '\0' || sym[n] == '.');
 }
 
-int host_topo_symbol_sizes(const char *path, const char *const *names, int n,
-                           unsigned long long *sizes, err_t *e)
+int host_topo_symbol_ranges(const char *path, const char *const *names, int n, host_symbol_t **syms,
+                            int *nsyms, err_t *e)
 {
-    for (int i = 0; i < n; i++)
-        sizes[i] = 0;
+    *syms = NULL;
+    *nsyms = 0;
     if (elf_version(EV_CURRENT) == EV_NONE)
         return err_set(e, path, 0, "libelf: %s", elf_errmsg(-1));
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -285,6 +285,7 @@ int host_topo_symbol_sizes(const char *path, const char *const *names, int n,
     Elf_Data *d = symtab ? elf_getdata(symtab, NULL) : NULL;
     if (rc == 0 && (!d || sh.sh_entsize == 0))
         rc = err_set(e, path, 0, "libelf cannot read the symbol table");
+    int cap = 0;
     if (rc == 0) {
         size_t count = sh.sh_size / sh.sh_entsize;
         const char *file = ""; /* the STT_FILE in force: local symbols follow it */
@@ -308,13 +309,38 @@ int host_topo_symbol_sizes(const char *path, const char *const *names, int n,
                 if (colon && (!local || strlen(file) != (size_t)(colon - names[i]) ||
                               strncmp(file, names[i], (size_t)(colon - names[i])) != 0))
                     continue;
-                if (same_function(name, fn))
-                    sizes[i] += sym.st_size;
+                if (!same_function(name, fn))
+                    continue;
+                if (*nsyms == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    *syms = xrealloc(*syms, (size_t)cap * sizeof **syms);
+                }
+                (*syms)[(*nsyms)++] = (host_symbol_t){i, sym.st_value, sym.st_size};
             }
         }
     }
     if (elf)
         elf_end(elf);
     close(fd);
+    if (rc < 0) {
+        free(*syms);
+        *syms = NULL;
+        *nsyms = 0;
+    }
     return rc;
+}
+
+int host_topo_symbol_sizes(const char *path, const char *const *names, int n,
+                           unsigned long long *sizes, err_t *e)
+{
+    for (int i = 0; i < n; i++)
+        sizes[i] = 0;
+    host_symbol_t *syms;
+    int nsyms;
+    if (host_topo_symbol_ranges(path, names, n, &syms, &nsyms, e) < 0)
+        return -1;
+    for (int k = 0; k < nsyms; k++)
+        sizes[syms[k].name] += syms[k].size;
+    free(syms);
+    return 0;
 }

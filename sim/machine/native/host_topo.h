@@ -67,6 +67,22 @@ void host_topo_free(host_topo_t *t);
 int host_topo_symbol_sizes(const char *path, const char *const *names, int n,
                            unsigned long long *sizes, err_t *e);
 
+/* One function symbol that host_topo_symbol_ranges matched: names[name],
+ * at addr (its st_value: the address in the file, which is what objdump of
+ * that file wants, not the running process's when the file is PIE), size
+ * bytes long. */
+typedef struct {
+    int name;
+    unsigned long long addr, size;
+} host_symbol_t;
+
+/* The symbols that host_topo_symbol_sizes adds up, one by one (a clone or
+ * a cold part is a symbol of its own): *syms (xmalloc'd, free it) gets them
+ * in symbol table order and *nsyms their count. Returns 0, or -1 with e
+ * (then *syms is NULL and *nsyms 0) for the same errors. */
+int host_topo_symbol_ranges(const char *path, const char *const *names, int n, host_symbol_t **syms,
+                            int *nsyms, err_t *e);
+
 /* host_tlb.c: this host's TLBs for 4 KiB pages, from CPUID (hwloc has
  * none). Fills tlb (all zero when none is found) and why with the source;
  * returns 1 when a first-level data TLB was found, else 0. */
