@@ -1,14 +1,34 @@
-/* hostplat_code: the code sizes of this host's platform file. Theory of
- * operation.
+/* hostplat_code: the code sizes and instruction counts of this host's
+ * platform file. Theory of operation.
  *
  * The units of the platform contract are mapped to numasim's own functions
  * (kCodeUnits) and their sizes read from this very binary (/proc/self/exe)
- * with libelf (host_topo_symbol_sizes); the comment of each value lists the
+ * with libelf (host_topo_symbol_ranges); the comment of each value lists the
  * functions found and those absent (inlined by the compiler).
+ *
+ * The instructions of the same functions are counted from the same file by
+ * binutils' objdump: one `objdump -d` over the span from the first function
+ * to the end of the last (one run: the binary is disassembled once, not once
+ * per function), each listed instruction counted with every function whose
+ * bytes hold its address. The symbols' addresses are the file's (a PIE's
+ * link-time ones), which objdump of the file lists: no load base is added.
+ * The file is /proc/PID/exe, PID numasim's: the very binary running, even if
+ * it was rebuilt since (objdump's own /proc/self/exe would be objdump).
+ * Without objdump (not installed, failed, or a function it does not list),
+ * every unit's count is an estimate, its bytes / 4 rounded up (x86-64's
+ * average instruction length; arm64's fixed one), and said so.
  */
+#include "child.h"
 #include "hostplat_internal.h"
+#include "xalloc.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Each code unit of the platform contract and the numasim functions that
  * implement it, on the 2.6.6 (classic) path, 2.6.13 for the tracking units.
@@ -83,23 +103,154 @@ static const struct {
 };
 #define NCODE_UNITS (int)(sizeof kCodeUnits / sizeof *kCodeUnits)
 
+/* The address of an instruction line of `objdump -d --no-show-raw-insn`
+ * ("  4a3b0:\tpush   %r15"), or -1 for any other line (headers, labels,
+ * "..."). */
+static long long insn_address(const char *line)
+{
+    if (*line != ' ' && *line != '\t')
+        return -1;
+    while (*line == ' ' || *line == '\t')
+        line++;
+    char *end;
+    unsigned long long a = strtoull(line, &end, 16);
+    if (end == line || end[0] != ':' || end[1] != '\t')
+        return -1;
+    return (long long)a;
+}
+
+/* Counts the instructions of each of the ns symbols of exe into insns[k],
+ * with one objdump over their span (theory of operation). Returns 0, or -1
+ * with why (objdump missing or failed, or a symbol without instructions). */
+static int count_insns(const char *exe, const host_symbol_t *s, int ns, unsigned long long *insns,
+                       char *why, size_t nwhy)
+{
+    unsigned long long lo = ~0ULL, hi = 0;
+    for (int k = 0; k < ns; k++) {
+        insns[k] = 0;
+        if (s[k].addr < lo)
+            lo = s[k].addr;
+        if (s[k].addr + s[k].size > hi)
+            hi = s[k].addr + s[k].size;
+    }
+    if (ns == 0)
+        return 0;
+    char start[40], stop[40];
+    snprintf(start, sizeof start, "--start-address=0x%llx", lo);
+    snprintf(stop, sizeof stop, "--stop-address=0x%llx", hi);
+    int fds[2];
+    if (pipe(fds) < 0) {
+        snprintf(why, nwhy, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = child_try_fork();
+    if (pid < 0) {
+        snprintf(why, nwhy, "fork: %s", strerror(errno));
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(fds[1], STDOUT_FILENO);
+        if (null >= 0)
+            dup2(null, STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execlp("objdump", "objdump", "-d", "--no-show-raw-insn", start, stop, exe, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *f = fdopen(fds[0], "r");
+    char *line = NULL;
+    size_t cap = 0;
+    if (f) {
+        while (getline(&line, &cap, f) >= 0) {
+            long long a = insn_address(line);
+            if (a >= 0)
+                for (int k = 0; k < ns; k++)
+                    if ((unsigned long long)a >= s[k].addr &&
+                        (unsigned long long)a < s[k].addr + s[k].size)
+                        insns[k]++;
+        }
+        fclose(f);
+    } else {
+        close(fds[0]);
+    }
+    free(line);
+    int st = child_wait(pid);
+    if (!f) {
+        snprintf(why, nwhy, "fdopen: %s", strerror(errno));
+        return -1;
+    }
+    if (!WIFEXITED(st) || WEXITSTATUS(st) == 127) {
+        snprintf(why, nwhy, "objdump unavailable");
+        return -1;
+    }
+    if (WEXITSTATUS(st) != 0) {
+        snprintf(why, nwhy, "objdump failed (exit %d)", WEXITSTATUS(st));
+        return -1;
+    }
+    for (int k = 0; k < ns; k++)
+        if (insns[k] == 0) {
+            snprintf(why, nwhy, "objdump listed no instruction at 0x%llx", s[k].addr);
+            return -1;
+        }
+    return 0;
+}
+
 void hostplat_write_code(pemit_t *e)
 {
     const char *names[NCODE_UNITS * MAX_UNIT_FNS];
-    unsigned long long sizes[NCODE_UNITS * MAX_UNIT_FNS];
+    unsigned long long sizes[NCODE_UNITS * MAX_UNIT_FNS] = {0},
+                                           counts[NCODE_UNITS * MAX_UNIT_FNS] = {0};
     int n = 0;
     for (int u = 0; u < NCODE_UNITS; u++)
         for (int k = 0; k < MAX_UNIT_FNS && kCodeUnits[u].fns[k]; k++)
             names[n++] = kCodeUnits[u].fns[k];
     err_t err = {{0}};
-    if (host_topo_symbol_sizes("/proc/self/exe", names, n, sizes, &err) < 0) {
+    host_symbol_t *syms;
+    int nsyms;
+    if (host_topo_symbol_ranges("/proc/self/exe", names, n, &syms, &nsyms, &err) < 0) {
         pemit_comment(e, "code sizes left out (no code fetched): %s", err.msg);
         return;
     }
+    char exe[64], why[160] = "";
+    snprintf(exe, sizeof exe, "/proc/%ld/exe", (long)getpid());
+    unsigned long long *insns = xmalloc((size_t)(nsyms ? nsyms : 1) * sizeof *insns);
+    int counted = count_insns(exe, syms, nsyms, insns, why, sizeof why) == 0;
+    for (int k = 0; k < nsyms; k++) {
+        sizes[syms[k].name] += syms[k].size;
+        counts[syms[k].name] += counted ? insns[k] : 0;
+    }
+    free(insns);
+    free(syms);
+    /* per unit: bytes, then instructions (counted, or the estimate) */
+    unsigned long long ubytes[NCODE_UNITS] = {0}, uinsns[NCODE_UNITS] = {0}, tb = 0, ti = 0;
+    n = 0;
+    for (int u = 0; u < NCODE_UNITS; u++) {
+        for (int k = 0; k < MAX_UNIT_FNS && kCodeUnits[u].fns[k]; k++, n++) {
+            ubytes[u] += sizes[n];
+            uinsns[u] += counts[n];
+        }
+        if (!counted)
+            uinsns[u] = (ubytes[u] + 3) / 4;
+        tb += ubytes[u];
+        ti += uinsns[u];
+    }
+    if (counted)
+        pemit_comment(e,
+                      "code units: %llu bytes in %llu instructions (objdump -d of this binary), "
+                      "%.2f bytes per instruction on average (core_insn_bytes' estimate)",
+                      tb, ti, ti ? (double)tb / (double)ti : 0.0);
+    else
+        pemit_comment(e,
+                      "code units: %llu bytes; instructions an estimate, %s: bytes / 4 rounded "
+                      "up (x86-64's average instruction length)",
+                      tb, why);
     n = 0;
     for (int u = 0; u < NCODE_UNITS; u++) {
         char found[1000] = "", absent[600] = "", id[80];
-        unsigned long long sum = 0;
         for (int k = 0; k < MAX_UNIT_FNS && kCodeUnits[u].fns[k]; k++, n++) {
             const char *colon = strchr(names[n], ':');
             const char *fn = colon ? colon + 1 : names[n];
@@ -108,11 +259,19 @@ void hostplat_write_code(pemit_t *e)
             if (len + 1 < cap)
                 snprintf(buf + len, cap - len, "%s%s", len ? (sizes[n] ? "+" : ", ") : "",
                          sizes[n] ? names[n] : fn);
-            sum += sizes[n];
         }
         pemit_comment(e, "numasim binary: %s (nm -S)%s%s", found[0] ? found : "nothing",
                       absent[0] ? "; absent (inlined): " : "", absent);
         snprintf(id, sizeof id, "code_%s_bytes", kCodeUnits[u].unit);
-        pemit_prop(e, id, "%llu", sum);
+        pemit_prop(e, id, "%llu", ubytes[u]);
+        if (counted)
+            pemit_comment(e, "instructions counted by objdump -d over the same functions");
+        else
+            pemit_comment(e,
+                          "estimate, %s: bytes / 4 rounded up (x86-64's average "
+                          "instruction length)",
+                          why);
+        snprintf(id, sizeof id, "code_%s_insns", kCodeUnits[u].unit);
+        pemit_prop(e, id, "%llu", uinsns[u]);
     }
 }

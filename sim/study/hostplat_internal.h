@@ -18,8 +18,9 @@ int hostplat_write_caches(pemit_t *e, const host_topo_t *t, const probe_result_t
                           const char *ppath);
 
 /* Writes the code_UNIT_bytes props: the sizes of numasim's own functions
- * that implement each code unit, read from /proc/self/exe (or a comment
- * saying why they are left out). */
+ * that implement each code unit, read from /proc/self/exe, each followed by
+ * code_UNIT_insns, their instructions as objdump counts them (else bytes /
+ * 4, an estimate); or a comment saying why they are left out. */
 void hostplat_write_code(pemit_t *e);
 
 #endif

@@ -12,7 +12,9 @@
 # with and without a probe's chase rows; a package-wide L3 over two nodes with
 # unknown ways and a size to round; a level that breaks the rules. (6) Code
 # sizes of numasim's own functions, checked against nm -S (and readelf for the
-# static functions named by their file); a stripped numasim leaves them out.
+# static functions named by their file), and their instruction counts (one
+# to bytes per unit, some against objdump of each function; an estimate
+# without objdump); a stripped numasim leaves them out.
 # Usage: from_host.sh NUMASIM_BINARY SOURCE_DIR
 set -u
 
@@ -216,7 +218,7 @@ units="tick run_timers mod_timer del_timer try_to_del_timer_sync del_timer_sync_
     del_timer_sync_shortcut del_timer_sync_base_tracking tick61 run_timers61 mod_timer61
     del_timer61 try_to_del_timer_sync61 timer_delete_sync timer_delete_sync_rt
     timer_shutdown_sync"
-if command -v nm >/dev/null && command -v readelf >/dev/null; then
+if command -v nm >/dev/null && command -v readelf >/dev/null && command -v objdump >/dev/null; then
     for u in $units; do
         v=$(prop ccx.xml "code_${u}_bytes")
         [ -n "$v" ] && [ "$v" -gt 0 ] || { fail "code_${u}_bytes: '$v'"; continue; }
@@ -233,6 +235,50 @@ if command -v nm >/dev/null && command -v readelf >/dev/null; then
     # the scan's unit is its own body: del_timer is not in it
     grep -B1 '"code_del_timer_sync_scan_bytes"' ccx.xml | grep -q 'del_timer+' &&
         fail "del_timer counted in the scan's unit"
+    # instruction counts: each unit with bytes has 1 to bytes instructions,
+    # just after its bytes, with their origin; the average over the units
+    insns_ok() {
+        awk '/<prop id="code_[a-z0-9_]*_bytes"/ { if (want) { print unit "_bytes not followed by its _insns"; bad = 1 }
+                 split($0, q, "\""); unit = q[2]; sub(/_bytes$/, "", unit)
+                 bytes = q[4] + 0; want = 1; next }
+             want && /<!--/ { next }
+             want { split($0, q, "\""); want = 0
+                 if (q[2] != unit "_insns") { print unit "_bytes not followed by " unit "_insns"; bad = 1 }
+                 else if (bytes > 0 && (q[4] < 1 || q[4] > bytes)) { print q[2] " = " q[4] " for " bytes " bytes"; bad = 1 } }
+             END { if (want) { print unit "_bytes not followed by its _insns"; bad = 1 }; exit bad }' "$1"
+    }
+    for f in ccx.xml host.xml; do
+        insns_ok "$f" || fail "$f: code_UNIT_insns missing or out of range"
+        [ "$(grep -c '<prop id="code_[a-z0-9_]*_insns"' "$f")" -eq "$(grep -c '<prop id="code_[a-z0-9_]*_bytes"' "$f")" ] ||
+            fail "$f: not one code_UNIT_insns per code_UNIT_bytes"
+        grep -q 'code units: [0-9]* bytes in [0-9]* instructions (objdump -d of this binary), [0-9.]* bytes per instruction' "$f" ||
+            fail "$f: no average bytes per instruction"
+    done
+    # the count of units made of global functions only, against objdump of each symbol
+    insns_of() {
+        nm -S "$numasim" | awk -v fn="$1" 'NF == 4 && $3 ~ /^[tTwW]$/ && ($4 == fn || index($4, fn ".") == 1) { print $1, $2 }' |
+            while read -r a s; do
+                objdump -d --no-show-raw-insn --start-address=0x"$a" --stop-address="$(printf 0x%x $((0x$a + 0x$s)))" "$numasim"
+            done | grep -cE '^[[:space:]]+[0-9a-f]+:'$'\t'
+    }
+    for kv in del_singleshot_timer_sync=del_singleshot_timer_sync del_timer_sync_naive=del_timer_sync_naive \
+        timer_delete_sync=timer_delete_sync+timer61_delete_sync; do
+        want=0
+        fns=${kv#*=}
+        for fn in ${fns//+/ }; do want=$((want + $(insns_of "$fn"))); done
+        v=$(prop ccx.xml "code_${kv%=*}_insns")
+        [ "$v" = "$want" ] || fail "code_${kv%=*}_insns = $v, objdump of each function gives $want"
+    done
+    # no objdump: an estimate, bytes / 4 rounded up, said so
+    HWLOC_XMLFILE=$ccx PATH=/nonexistent "$numasim" platform --from-host -o noobj.xml 2>noobj.err
+    src_rc=$?
+    [ "$src_rc" -eq 0 ] || fail "no objdump: exit $src_rc: $(cat noobj.err)"
+    insns_ok noobj.xml || fail "no objdump: code_UNIT_insns missing or out of range"
+    b=$(prop noobj.xml code_tick_bytes)
+    [ "$(prop noobj.xml code_tick_insns)" = $(((b + 3) / 4)) ] ||
+        fail "no objdump: code_tick_insns = $(prop noobj.xml code_tick_insns), want ($b + 3) / 4"
+    grep -q 'estimate, objdump unavailable' noobj.xml || fail "no objdump: the estimate is not said"
+    origins noobj.xml || fail "noobj.xml: a value without an origin comment"
     # a stripped numasim: no code sizes, said so, still a valid file
     strip -o numasim-stripped "$numasim"
     HWLOC_XMLFILE=$ccx ./numasim-stripped platform --from-host -o stripped.xml 2>stripped.err
@@ -243,7 +289,7 @@ if command -v nm >/dev/null && command -v readelf >/dev/null; then
         fail "stripped numasim: no comment on the missing code sizes"
     [ "$(prop stripped.xml l1d_bytes)" = 32768 ] || fail "stripped numasim: no cache levels"
 else
-    fail "nm or readelf missing (package binutils, from build-essential in scripts/setup)"
+    fail "nm, readelf or objdump missing (package binutils, from build-essential in scripts/setup)"
 fi
 
 # --- (4) errors: one line, exit 2, no file ---
