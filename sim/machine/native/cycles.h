@@ -11,6 +11,7 @@
 #define NUMASIM_CYCLES_H
 
 #include <stdint.h>
+#include <time.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
@@ -47,5 +48,18 @@ static inline uint64_t cycles_now(void)
 }
 static inline void cycles_pause(void) {}
 #endif
+
+/* n counter cycles at mhz, in nanoseconds (the tick's period: POSIX timers
+ * take time, not cycles) */
+static inline uint64_t cycles_to_ns(uint64_t n, double mhz)
+{
+    return (uint64_t)((double)n * 1000.0 / mhz);
+}
+
+static inline struct timespec ns_to_ts(uint64_t ns)
+{
+    struct timespec t = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+    return t;
+}
 
 #endif

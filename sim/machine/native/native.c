@@ -594,17 +594,6 @@ static const machine_ops_t native_ops = {
 
 /* --- threads --- */
 
-static struct timespec ns_to_ts(uint64_t ns)
-{
-    struct timespec t = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-    return t;
-}
-
-static uint64_t cycles_to_ns(const nmachine_t *m, uint64_t cycles)
-{
-    return (uint64_t)((double)cycles * 1000.0 / m->p->clock_mhz);
-}
-
 /* Arms c's tick timer: first at c->next_tick, then every period. */
 static int arm_tick(ncpu_t *c)
 {
@@ -621,8 +610,9 @@ static int arm_tick(ncpu_t *c)
     c->has_timer = 1;
     uint64_t now = n_now((cpu_t *)c);
     struct itimerspec its;
-    its.it_value = ns_to_ts(cycles_to_ns(m, c->next_tick > now ? c->next_tick - now : 1) + 1);
-    its.it_interval = ns_to_ts(cycles_to_ns(m, m->tick_period));
+    double mhz = m->p->clock_mhz;
+    its.it_value = ns_to_ts(cycles_to_ns(c->next_tick > now ? c->next_tick - now : 1, mhz) + 1);
+    its.it_interval = ns_to_ts(cycles_to_ns(m->tick_period, mhz));
     if (timer_settime(c->timer, 0, &its, NULL) < 0)
         return err_set(&c->err, NULL, 0, "native: timer_settime: %s", strerror(errno));
     return 0;
