@@ -125,7 +125,11 @@ uint64_t machine_freed_writes(const machine_t *m);
  * native machine (whose code is real). The same unit gives the same handle. */
 int machine_code(machine_t *m, const char *unit);
 /* The same for a unit of the given size, whatever the platform says (for
- * probes of the front end: code_N); -1 on the native machine. */
+ * probes of the front end: code_N). The native machine generates it: a
+ * function of the size rounded up to whole lines (NOPs, then a return) in
+ * executable memory of its own (native/native_code.c); -1 on hosts other
+ * than x86 and aarch64, or when the host refuses executable memory. Either
+ * machine may be asked from a CPU's program as well as from setup. */
 int machine_code_bytes(machine_t *m, const char *unit, uint64_t bytes);
 
 /* Adds a uniform draw in [0, max_cycles] to every miss (simulated machine
@@ -187,7 +191,9 @@ void cpu_work(cpu_t *c, uint64_t cycles); /* plain work, interruptible */
 /* Runs code unit `code` (machine_code): the simulated CPU fetches each of
  * its lines through the instruction side of its caches and pays the misses
  * (with a core: streamed ahead, and the unit's instructions issued as its
- * lines arrive). A no-op for -1 and on the native machine. */
+ * lines arrive); the native CPU calls the generated function
+ * (machine_code_bytes), whose lines the host's front end fetches as it
+ * fetches any code. A no-op for -1. */
 void cpu_exec(cpu_t *c, int code);
 void cpu_relax(cpu_t *c); /* one spin-loop pause */
 /* Memory barriers (smp_mb, smp_wmb, smp_rmb). Simulated: barrier_cycles
@@ -207,8 +213,10 @@ void cpu_rmb(cpu_t *c);
 uint64_t cpu_spin_while_eq(cpu_t *c, maddr_t a, uint64_t v);
 void cpu_idle_until(cpu_t *c, uint64_t cycle); /* nothing to do until then */
 /* Empties c's caches of the data lines it holds (with_code: of its code
- * lines too, which the simulated machine fetches again; the native machine
- * flushes the data the run allocated, never its code). */
+ * lines too, which the simulated machine fetches again). The native machine
+ * flushes the data the run allocated from every CPU's caches, and with_code
+ * the lines of its generated code units (machine_code_bytes; clflush on
+ * x86, dc civac and ic ivau on aarch64), never numasim's own code. */
 void cpu_flush_cache(cpu_t *c, int with_code);
 /* Lets every other CPU catch up to this CPU's cycle, so that what is read
  * from simulated state next (at no cost) is as of now. */

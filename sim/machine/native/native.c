@@ -18,6 +18,10 @@
  * exactly what the kernel's plain loads, stores and lock-prefixed
  * instructions are; on arm64 to ldr/str, ldar/stlr and ldaxr/stlxr loops.
  *
+ * Code. machine_code_bytes generates a function of the unit's size (NOPs,
+ * then a return: native_code.c) that cpu_exec calls. machine_code stays -1
+ * (no .code op): the platform's kernel units are numasim's own code here.
+ *
  * Time. cpu_now is the cycle counter (cycles.h) since the run started.
  * cpu_work(n) spins until n counter cycles have passed outside interrupt
  * handlers, so a tick lengthens the work as in the simulated machine.
@@ -40,6 +44,7 @@
 
 #include "cycles.h"
 #include "machine_backend.h"
+#include "native_code.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -90,6 +95,7 @@ struct nmachine {
     size_t arena_len;
     size_t *used;   /* [nnodes] bytes allocated in each slice (atomic) */
     uint8_t *freed; /* one byte per line of the arena */
+    ncode_t *code;  /* machine_code_bytes's units (native_code.h) */
     int line_shift, line;
     uint64_t t0;
     uint64_t tick_period, tick_offset;
@@ -325,27 +331,27 @@ static void n_idle_until(cpu_t *cc, uint64_t cycle)
 
 /* clflush evicts a line from every cache of the coherence domain, not only
  * the caller's: after a cold flush the other CPUs miss too. Only the bytes
- * the run allocated are flushed (all the timer core's objects). */
+ * the run allocated are flushed (all the timer core's objects), and with_code
+ * the code units; numasim's own code stays where the hardware keeps it. */
 static void n_flush_cache(cpu_t *cc, int with_code)
 {
-    (void)with_code; /* the code is real: it stays where the hardware keeps it */
     nmachine_t *m = ((ncpu_t *)cc)->m;
-    for (int k = 0; k < m->p->nnodes; k++) {
-        uint8_t *s = m->arena + (size_t)k * ARENA_BYTES;
-        size_t used = __atomic_load_n(&m->used[k], __ATOMIC_ACQUIRE);
-        for (size_t off = 0; off < used; off += (size_t)m->line) {
-#if defined(__x86_64__) || defined(__i386__)
-            _mm_clflush(s + off);
-#elif defined(__aarch64__)
-            __asm__ volatile("dc civac, %0" ::"r"(s + off) : "memory");
-#endif
-        }
-    }
-#if defined(__x86_64__) || defined(__i386__)
-    _mm_mfence();
-#else
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
+    for (int k = 0; k < m->p->nnodes; k++)
+        native_flush_lines(m->arena + (size_t)k * ARENA_BYTES,
+                           __atomic_load_n(&m->used[k], __ATOMIC_ACQUIRE), m->line);
+    if (with_code)
+        ncode_flush(m->code);
+    native_flush_fence();
+}
+
+static int n_code_bytes(machine_t *mm, const char *unit, uint64_t bytes)
+{
+    return ncode_get(((nmachine_t *)mm)->code, unit, bytes);
+}
+
+static void n_exec(cpu_t *cc, int code)
+{
+    ncode_exec(((ncpu_t *)cc)->m->code, code);
 }
 
 static void n_sync(cpu_t *cc)
@@ -551,6 +557,7 @@ static const machine_ops_t native_ops = {
     .cmpxchg = n_cmpxchg,
     .fetch_add = n_fetch_add,
     .work = n_work,
+    .exec = n_exec,
     .relax = n_relax,
     .spin_while_eq = n_spin_while_eq,
     .idle_until = n_idle_until,
@@ -590,6 +597,7 @@ static const machine_ops_t native_ops = {
     .home = n_home,
     .freed_writes = n_freed_writes,
     .set_jitter = n_set_jitter,
+    .code_bytes = n_code_bytes,
 };
 
 /* --- threads --- */
@@ -729,6 +737,7 @@ int native_run(host_t *h, unsigned long seed, const machine_hooks_t *hooks,
     m->cpus = xcheck(aligned_alloc(128, sizeof *m->cpus * (size_t)m->n));
     memset(m->cpus, 0, sizeof *m->cpus * (size_t)m->n);
     int rc = setup_memory(m, e);
+    m->code = ncode_new(m->line);
     if (rc == 0)
         rc = install_handler(e);
     for (int i = 0; i < m->n; i++) {
@@ -781,6 +790,7 @@ int native_run(host_t *h, unsigned long seed, const machine_hooks_t *hooks,
         gsl_rng_free(m->cpus[i].rng);
     if (m->arena)
         munmap(m->arena, m->arena_len);
+    ncode_free(m->code);
     free(m->freed);
     free(m->used);
     free(m->cpus);
