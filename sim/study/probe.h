@@ -38,7 +38,8 @@
  *                    K = 1..16 (only with only_core; probe_core.c)
  *   code_N           a call through a code unit of N cold lines, after
  *                    cpu_flush_cache(c, 1): the front end's stream
- *                    (only with only_core; 0 natively, whose code is real)
+ *                    (only with only_core; natively a generated function
+ *                    of N lines of NOPs)
  * Node pairs: every ordered pair when nodes^2 <= PROBE_ALL_PAIRS_MAX, else
  * from node 0 to every node. Same-node pairs use a node's first two CPUs.
  * The chase and pause cells run on CPU 0 (probe_cache.c).

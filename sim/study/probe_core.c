@@ -17,8 +17,11 @@
  * code_N: a code unit of N lines (machine_code_bytes), run once after
  * cpu_flush_cache(c, 1): the front end fetches N cold lines. In series that
  * is N misses; a front end with F lines on their way ahead of the one it
- * consumes pays one miss per F + 1 lines (a step of the rows at N = F + 2). The native machine has
- * no synthetic code units (its code is real): its rows are the empty timing, 0.
+ * consumes pays one miss per F + 1 lines (a step of the rows at N = F + 2).
+ * Natively the unit is a function the machine generated, N lines of NOPs
+ * and a return, evicted from every cache by the flush (clflush; on aarch64
+ * dc civac and ic ivau, which may leave a system cache holding it): the
+ * rows are how the host's own front end streams cold code.
  */
 #include "probe_internal.h"
 #include "xalloc.h"

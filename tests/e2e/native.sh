@@ -39,6 +39,23 @@ for p in timer_overhead hit atomic_held timer_ops load_mem load_dirty pingpong_l
     grep -q "^$p,host," "$tmp/probe.csv" || fail "probe --native: no $p row"
 done
 
+# the front end's probe on the host: code_N calls a generated function of N
+# cold lines, so every row costs something and 64 lines more than one (the
+# medians only: the host's timing is noisy; x86 and aarch64, where numasim
+# generates code)
+case $(uname -m) in
+x86_64 | i?86 | aarch64)
+    run probe --native -q --only-core --reps 200 --chase-max 1048576 -o "$tmp/core.csv"
+    [ "$rc" -eq 0 ] || fail "probe --native --only-core: exit $rc: $err"
+    code() { awk -F, -v n="code_$1" '$1 == n { print $7 }' "$tmp/core.csv"; }
+    awk -F, '$1 ~ /^code_/ { n++; if (!($7 > 0)) bad = bad " " $1 "=" $7 }
+        END { if (bad != "" || n != 20) { print n " rows, not above 0:" bad; exit 1 } }' \
+        "$tmp/core.csv" >"$tmp/code.err" || fail "probe --native code_N: $(cat "$tmp/code.err")"
+    awk -v a="$(code 64)" -v b="$(code 1)" 'BEGIN { exit !(a > b) }' ||
+        fail "probe --native: code_64 = $(code 64) is not above code_1 = $(code 1)"
+    ;;
+esac
+
 # bad input: one line, exit 2, nothing written
 expect2() { # NAME PATTERN ARGS...
     local name=$1 pat=$2
