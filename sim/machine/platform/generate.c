@@ -127,6 +127,32 @@ static const struct {
      "applied: estimate (no published figure), one bus transaction\n"
      "(c2c_node_cycles)",
      "inval_queue_cycles", "270"},
+    {"The core: Itanium 2 is in order; a load that misses stalls the first\n"
+     "instruction that uses it, not the load (the scoreboard: McNairy and\n"
+     "Soltis, IEEE Micro 23(2) 2003). docs/model.md, \"The core\"",
+     "core", "inorder"},
+    {"issue: 3 slots a cycle, one bundle. ESTIMATE: dispersal takes up to two\n"
+     "bundles (6 slots) a cycle [McNairy and Soltis 2003], but operating-system\n"
+     "code has a stop in about every bundle and little ILP (Gray et al.,\n"
+     "\"Itanium - A System Implementor's Tale\", USENIX ATC 2005)",
+     "core_width", "3"},
+    {"instructions a unit issues: its code bytes / 5.33, three slots in a\n"
+     "16-byte bundle (IA-64's encoding; nop slots issue too)",
+     "core_insn_bytes", "5.3333"},
+    {"misses outstanding at once: 8. ESTIMATE (the L2's queue holds 32\n"
+     "requests [McNairy and Soltis 2003]; in order, a miss is mostly used\n"
+     "before the next is issued, so the bound is rarely reached)",
+     "core_mshr", "8"},
+    {"srlz.d after ssm psr.i: 5 cycles. ESTIMATE (no published cycle count;\n"
+     "a pipeline flush of Itanium 2's 8 stages is of that order)",
+     "core_serialize_cycles", "5"},
+    {"local_irq_enable is ssm psr.i then srlz.d (Linux 6.1,\n"
+     "arch/ia64/include/asm/irqflags.h; 2.6's system.h the same)",
+     "core_irq_serialize", "1"},
+    {"the front end fetches the next line ahead (ESTIMATE: Itanium 2's L1I\n"
+     "has a streaming prefetch [McNairy and Soltis 2003]; its depth is not\n"
+     "published)",
+     "core_fetch_ahead", "1"},
     {"parameters numasim tune fits by default", "tunable",
      "link.exit,remote_dirty_cycles,c2c_node_cycles"},
 };
