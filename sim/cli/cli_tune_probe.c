@@ -83,13 +83,17 @@ static int is_footprint(const char *name)
     return ends_with(name, "_footprint_lines") || ends_with(name, "_per_mcycle");
 }
 
-/* The core's whole parameters that the mlp_K and code_N rows see
- * (core.c): their largest value (the platform's bound), else 0. Like the
+/* The core's whole parameters (core.c): core_mshr and core_fetch_ahead,
+ * which the mlp_K and code_N rows see, and core_width, which timer_ops
+ * sees; their largest value (the platform's bound), else 0. Like the
  * footprints they move the rows by steps, so they are scanned too, and
  * every value tried or written is a whole number. */
 static int whole_max(const char *name)
 {
-    return !strcmp(name, "core_mshr") ? 256 : !strcmp(name, "core_fetch_ahead") ? 64 : 0;
+    return !strcmp(name, "core_mshr")          ? 256
+           : !strcmp(name, "core_fetch_ahead") ? 64
+           : !strcmp(name, "core_width")       ? 64
+                                               : 0;
 }
 
 static int is_flat(const char *name)
