@@ -35,10 +35,14 @@ typedef struct {
     uint64_t *expires; /* [wheel_timers] the jiffy each was last armed for */
     uint64_t *timeout; /* [wheel_timers] ... and how far ahead that was */
     int wheel_fn_id;
-    uint64_t *ops;  /* [ncpus] contend: operations done while measuring */
-    maddr_t *own;   /* [ncpus] contend: each contender's timer */
-    int *contender; /* [ncpus] */
-    int base_cpu;   /* contend: the CPU whose base they share */
+    uint64_t *ops;      /* [ncpus] contend: operations done while measuring */
+    uint64_t *ops_all;  /* [ncpus] contend: operations, warm-up included */
+    uint64_t *ops_snap; /* [ncpus] contend: ops_all when the caller's call began */
+    uint64_t others;    /* contend: the other CPUs' operations, warm-up included */
+    uint64_t starve;    /* contend: at this many of them the run ends (see contender) */
+    maddr_t *own;       /* [ncpus] contend: each contender's timer */
+    int *contender;     /* [ncpus] */
+    int base_cpu;       /* contend: the CPU whose base they share */
 } ctx_t;
 
 /* From setup, for workload tick: allocates wheel.timers timers in the
