@@ -81,7 +81,7 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     { id = v("strategy") "/" v("cache")
       s = v("hits_cycles") + v("upgrades_cycles") + v("miss_local_cycles") + v("miss_remote_cycles") \
           + v("c2c_node_cycles") + v("c2c_remote_cycles") + v("relax_cycles") + v("work_cycles") \
-          + v("code_cycles")
+          + v("code_cycles") + v("issue_cycles") - v("hidden_cycles")
       if (s - v("mean_cycles") > 0.1 || v("mean_cycles") - s > 0.1) print id ": cycle columns add to " s ", mean " v("mean_cycles")
       h = v("hit_l1") + v("hit_l2") + v("hit_l3")
       if (h - v("hits") > 0.03 || v("hits") - h > 0.03) print id ": hits by level " h " != hits " v("hits")
