@@ -91,12 +91,14 @@ static inline platform_t *tu_platform(const char *name)
     return tu_platform_read(tu_src_path(rel), NULL, 0);
 }
 
-/* The shipped platform without its cache levels and code sizes: the
+/* The shipped platform without its cache levels, code sizes and core: the
  * coherence model alone, whose cost table these tests compute by hand (the
- * hierarchy's costs are test_cache's). */
+ * hierarchy's costs are test_cache's, the core's test_core's). */
 static inline platform_t *tu_platform_flat(const char *name)
 {
     platform_t *p = tu_platform(name);
+    p->core =
+        (platform_core_t){.kind = CORE_NONE, .width = 1, .rob = 1, .mshr = 1, .insn_bytes = 4};
     memset(p->cache, 0, sizeof p->cache);
     p->ncache_levels = 0;
     p->l1d_write_through = 0;

@@ -81,6 +81,8 @@ static void print_text(const platform_t *p)
             printf(", window %d", p->core.rob);
         printf(", %d misses outstanding, serialising %g cycles, %d code lines fetched ahead\n",
                p->core.mshr, p->core.serialize_cycles, p->core.fetch_ahead);
+        printf("      %g code bytes an instruction where a unit has no count%s\n",
+               p->core.insn_bytes, p->core.irq_serialize ? "; enabling interrupts serialises" : "");
     }
     printf("\nnode-to-node round-trip latency (cycles, from SimGrid routes; add the local "
            "memory\nlatency for a remote miss):\n");

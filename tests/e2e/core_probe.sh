@@ -19,11 +19,12 @@ base=$src/platforms/smp4.xml
 miss=$(prop "$base" mem_local_cycles)
 mshr=6 ahead=4
 
-# flat FILE PROPS...: smp4 without cache levels, with the props added
+# flat FILE PROPS...: smp4 without cache levels and its own core, with the
+# props added
 flat() {
     local f=$1
     shift
-    grep -v -E 'prop id="(l1i|l1d|l2|l3)_|prop id="l1d_write_through"' "$base" |
+    grep -v -E 'prop id="(l1i|l1d|l2|l3)_|prop id="l1d_write_through"|prop id="core' "$base" |
         awk -v add="$*" '{ print } /<prop id="memory_model"/ {
         n = split(add, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "=")
         printf "    <prop id=\"%s\" value=\"%s\"/>\n", p[1], p[2] } }' >"$f"

@@ -56,12 +56,13 @@ line=$(grep -n 'value="-5"' "$tmp/negative.xml" | cut -d: -f1)
     fail "negative property: expected '$tmp/negative.xml:$line: ...mem_local_cycles...', got: $err"
 
 # --- the core's props: each bad value is one line at its own line ---
-with_core() { # FILE PROPS...: numa32 with the props after its memory_model
+with_core() { # FILE PROPS...: numa32 without its own core, with the props after its memory_model
     local f=$1
     shift
+    without_core "$good" "$f.nocore"
     awk -v add="$*" '{ print } /<prop id="memory_model"/ {
         n = split(add, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "=")
-        printf "    <prop id=\"%s\" value=\"%s\"/>\n", p[1], p[2] } }' "$good" >"$f"
+        printf "    <prop id=\"%s\" value=\"%s\"/>\n", p[1], p[2] } }' "$f.nocore" >"$f"
 }
 with_core "$tmp/core_ok.xml" core=ooo core_width=4 core_rob=128 core_mshr=8 \
     core_serialize_cycles=30 core_fetch_ahead=4
@@ -70,6 +71,10 @@ run platform "$tmp/core_ok.xml"
 grep -q '^core: out of order, 4 instructions a cycle, window 128, 8 misses outstanding' <<<"$out" ||
     fail "a good core: no core line in: $(grep core <<<"$out")"
 run platform "$good"
+grep -q '^core: in order, 3 instructions a cycle' <<<"$out" ||
+    fail "numa32's in-order core: no core line in: $(grep core <<<"$out")"
+without_core "$good" "$tmp/nocore.xml"
+run platform "$tmp/nocore.xml"
 ! grep -q '^core:' <<<"$out" || fail "core none printed a core line"
 while IFS='|' read -r props bad what; do
     f=$tmp/core_bad.xml
@@ -89,6 +94,10 @@ core=ooo core_fetch_ahead=65|core_fetch_ahead|fetch ahead above 64
 core=ooo core_serialize_cycles=-1|core_serialize_cycles|negative serialise cost
 core_mshr=4|core_mshr|core prop without core
 core=none core_width=2|core_width|core prop with core none
+core=ooo core_insn_bytes=0|core_insn_bytes|no bytes an instruction
+core=inorder core_irq_serialize=2|core_irq_serialize|irq serialise not 0 or 1
+code_tick_insns=0|code_tick_insns|a unit of no instructions
+code_nosuch_insns=5|code_nosuch_insns|instructions of a unit without bytes
 EOF
 
 if [ "$fails" -ne 0 ]; then

@@ -20,7 +20,9 @@ src=${2:?usage: probe.sh NUMASIM_BINARY SOURCE_DIR}
 absolute_paths
 cd "$tmp" || exit 1
 
-plat=$src/platforms/numa32.xml
+# the coherence costs by hand: numa32 without its core
+plat=$tmp/numa32.xml
+without_core "$src/platforms/numa32.xml" "$plat"
 
 # the coherence costs, without the store buffers of the platform's memory
 # model (a buffered store costs only a hit: checked below)

@@ -16,8 +16,9 @@ cd "$tmp" || exit 1
 # fat4 as sc: on its weak model a timed store retires into the store buffer,
 # and the stores' costs would leave the fit nothing to see them by
 fat4=$tmp/fat4-sc.xml
+without_core "$src/platforms/fat4.xml" "$tmp/fat4-nocore.xml"
 sed 's/<prop id="memory_model" value="weak"\/>/<prop id="memory_model" value="sc"\/>/' \
-    "$src/platforms/fat4.xml" >"$fat4"
+    "$tmp/fat4-nocore.xml" >"$fat4"
 grep -q '<prop id="memory_model" value="sc"/>' "$fat4" || fail "could not make fat4 sc"
 run probe -q -o all.csv "$fat4"
 [ "$rc" -eq 0 ] || die "probe: exit $rc: $err"

@@ -56,3 +56,8 @@ prop() { sed -n "s/.*<prop id=\"$2\" value=\"\([^\"]*\)\".*/\1/p" "$1" | head -1
 
 # within A B TOL: true when |A/B - 1| <= TOL.
 within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a / b - 1; exit !(d <= t && -d <= t) }'; }
+
+# without_core SRC DST: a copy of platform file SRC without its core's props
+# (core none: every access waits, instructions are free), for tests that
+# compute the coherence model's costs by hand.
+without_core() { grep -v -e '<prop id="core' -e '<prop id="code_[a-z0-9_]*_insns"' "$1" >"$2"; }
