@@ -72,6 +72,7 @@ struct core {
     load_t *ring;
     miss_t *miss;   /* [mshr] */
     uint64_t drain; /* the last ready cycle of every load issued */
+    uint64_t misses_end; /* the last ready cycle of every miss issued */
 };
 
 static machine_ops_t g_core_ops;
@@ -190,7 +191,9 @@ static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, uint64_t *v)
     uint64_t line = mem_line_of(m->mem, a);
     if (r) {
         *r = (miss_t){.ready = ready, .line = line};
-    } else {
+        if (ready > k->misses_end)
+            k->misses_end = ready;
+    } else if (k->misses_end > t0) { /* some miss is still on its way */
         for (int i = 0; i < k->k.mshr; i++)
             if (k->miss[i].line == line && k->miss[i].ready > ready)
                 ready = k->miss[i].ready; /* its line is still on the way */
