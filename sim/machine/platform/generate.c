@@ -118,6 +118,18 @@ static const struct {
      "code_del_timer_sync_shortcut_bytes", "92"},
     {"2.6.13's del_timer_sync: 2 x 43 (scaled from the scan by numasim's sizes)",
      "code_del_timer_sync_base_tracking_bytes", "86"},
+    {"The 6.1 units: ESTIMATES, numasim's own x86-64 sizes of them (the host's\n"
+     "file) scaled by this file's 2.6 units over numasim's (1964 of 5055 bytes for\n"
+     "tick, run_timers, mod_timer, del_timer, try_to_del_timer_sync)",
+     "code_tick61_bytes", "396"},
+    {"the 6.1 unit run_timers61 (see above)", "code_run_timers61_bytes", "980"},
+    {"the 6.1 unit mod_timer61 (see above)", "code_mod_timer61_bytes", "1098"},
+    {"the 6.1 unit del_timer61 (see above)", "code_del_timer61_bytes", "424"},
+    {"the 6.1 unit try_to_del_timer_sync61 (see above)", "code_try_to_del_timer_sync61_bytes",
+     "420"},
+    {"the 6.1 unit timer_delete_sync (see above)", "code_timer_delete_sync_bytes", "135"},
+    {"the 6.1 unit timer_delete_sync_rt (see above)", "code_timer_delete_sync_rt_bytes", "206"},
+    {"the 6.1 unit timer_shutdown_sync (see above)", "code_timer_shutdown_sync_bytes", "136"},
     {"memory_model weak: Itanium 2 orders only ld.acq, st.rel, mf and the\n"
      "semaphores (Intel, Itanium Architecture Software Developer's Manual\n"
      "vol. 2, 4.4.7; numasim's weak model after McKenney 2010, see\n"
