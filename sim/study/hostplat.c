@@ -28,12 +28,13 @@ static void write_core(pemit_t *e)
 {
     pemit_comment(e, "an out-of-order core (docs/model.md, \"The core\")");
     pemit_prop(e, "core", "ooo");
-    pemit_comment(e, "estimate: 4 instructions a cycle, the decode width of current x86 and "
-                     "Arm server cores (their dispatch is wider; kernel code seldom fills it)");
+    pemit_comment(e, "a starting point: 4 instructions a cycle, the decode width of current "
+                     "x86 and Arm server cores; numasim tune fits it to the probe timer_ops "
+                     "(in TSC cycles, so a core clocked above the TSC issues more)");
     pemit_prop(e, "core_width", "4");
-    pemit_comment(e, "estimate: 224 instructions in flight, the smallest window of the cores "
-                     "numasim models (AMD Zen 2); newer cores hold more");
-    pemit_prop(e, "core_rob", "224");
+    pemit_comment(e, "estimate: 256 instructions in flight, the smallest window of the modern "
+                     "cores numasim models (AMD Zen 3, Arm Neoverse V1); newer cores hold more");
+    pemit_prop(e, "core_rob", "256");
     pemit_comment(e, "a starting point: numasim tune fits it to the probes mlp_K");
     pemit_prop(e, "core_mshr", "8");
     pemit_comment(e, "a starting point: numasim tune fits it to the probes code_N");
