@@ -70,8 +70,8 @@ struct core {
     uint64_t done; /* every load up to this token has ended */
     uint64_t mask; /* ring: the last mask + 1 loads, by token */
     load_t *ring;
-    miss_t *miss;   /* [mshr] */
-    uint64_t drain; /* the last ready cycle of every load issued */
+    miss_t *miss;        /* [mshr] */
+    uint64_t drain;      /* the last ready cycle of every load issued */
     uint64_t misses_end; /* the last ready cycle of every miss issued */
 };
 
