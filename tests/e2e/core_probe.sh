@@ -24,7 +24,8 @@ mshr=6 ahead=4
 flat() {
     local f=$1
     shift
-    grep -v -E 'prop id="(l1i|l1d|l2|l3)_|prop id="l1d_write_through"|prop id="core' "$base" |
+    without_core "$base" "$f.nocore"
+    grep -v -E 'prop id="(l1i|l1d|l2|l3)_|prop id="l1d_write_through"' "$f.nocore" |
         awk -v add="$*" '{ print } /<prop id="memory_model"/ {
         n = split(add, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "=")
         printf "    <prop id=\"%s\" value=\"%s\"/>\n", p[1], p[2] } }' >"$f"
