@@ -150,6 +150,31 @@ static char *target_pauses(const probe_row_t *rows, int n)
     return s;
 }
 
+/* mlp_K's level is the memory's latency (mem_local_cycles and the walks,
+ * fitted before it); the miss registers set its shape. So every mlp_K cell
+ * the fit sees is the simulated mlp_K times the measured mlp_1 over the
+ * simulated one: the fit compares mlp_1 / mlp_K, not the levels. */
+static int has_mlp_1(const ctx_t *T, int *one)
+{
+    for (int i = 0; i < T->ncells; i++)
+        if (!strcmp(T->rows[i].probe, "mlp_1")) {
+            *one = i;
+            return 1;
+        }
+    return 0;
+}
+
+static void mlp_shape(const ctx_t *T, double *sim)
+{
+    int one;
+    if (!has_mlp_1(T, &one) || sim[one] <= 0)
+        return;
+    double f = T->rows[one].median / sim[one];
+    for (int i = 0; i < T->ncells; i++)
+        if (!strncmp(T->rows[i].probe, "mlp_", 4))
+            sim[i] *= f;
+}
+
 /* Is name a row numasim probe writes? (its families; the numbers are
  * checked by the simulated probe, which must produce the same row) */
 static int is_probe_row(const char *name)
@@ -234,6 +259,8 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
             sim[i] = s->median;
     }
     probe_result_free(&r);
+    if (rc == 0)
+        mlp_shape(T, sim);
     return rc;
 }
 
@@ -360,6 +387,10 @@ static void print_fit(const ctx_t *T, const tune_result_t *r, const double *init
         printf("%-16s %5d %5d %5d %12.6g %12.1f %+7.1f%%\n", c->probe, c->from_cpu, c->to_cpu,
                c->to_node, c->median, r->sim[i], 100 * (r->sim[i] / c->median - 1));
     }
+    int one;
+    if (has_mlp_1(T, &one))
+        printf("(mlp_K simulated: scaled by the measured mlp_1 over the simulated one, so "
+               "that the fit compares mlp_1 / mlp_K)\n");
     if (scan_only)
         printf("\nrms relative error %.3g%%: the values of a scan of %d simulations (a simplex "
                "does not move on the footprints' flats)\n",

@@ -152,7 +152,7 @@ uint64_t machine_batched_reads(const machine_t *m);
 int cpu_id(const cpu_t *c);
 int cpu_node(const cpu_t *c);
 machine_t *cpu_machine(cpu_t *c);
-uint64_t cpu_now(const cpu_t *c); /* this CPU's cycle counter */
+uint64_t cpu_now(cpu_t *c); /* this CPU's cycle counter, read behind a fence (lfence; rdtsc) */
 int cpu_stopping(const cpu_t *c);
 gsl_rng *cpu_rng(cpu_t *c); /* this CPU's generator, seeded from the run's seed */
 

@@ -246,7 +246,7 @@ uint64_t cpu_next_tick(const cpu_t *c)
     return cpu_ops(c)->next_tick(c);
 }
 
-uint64_t cpu_now(const cpu_t *c)
+uint64_t cpu_now(cpu_t *c)
 {
     return cpu_ops(c)->now(c);
 }

@@ -56,7 +56,7 @@ typedef struct machine_ops {
     void (*tick_now)(cpu_t *c);
     int (*in_irq)(const cpu_t *c);
     uint64_t (*next_tick)(const cpu_t *c);
-    uint64_t (*now)(const cpu_t *c);
+    uint64_t (*now)(cpu_t *c);
     int (*stopping)(const cpu_t *c);
     int (*id)(const cpu_t *c);
     int (*node)(const cpu_t *c);

@@ -34,8 +34,15 @@ typedef enum { MEM_READ, MEM_WRITE, MEM_RMW } mem_op_t;
 mem_t *mem_create(const platform_t *p);
 void mem_destroy(mem_t *m);
 
+/* Addresses below this are never allocated, as Linux leaves the first
+ * 64 KiB of a process unmapped (vm.mmap_min_addr's default): a loaded value
+ * below it is a number, never an address (the out-of-order core's test of
+ * a dependence, simgrid/core.c). */
+#define MEM_NULL_GUARD_BYTES 65536
+
 /* Allocates bytes of zeroed memory homed on node, line-aligned so that an
- * object starts a line; returns its address (never 0). */
+ * object starts a line; returns its address (never below
+ * MEM_NULL_GUARD_BYTES). */
 maddr_t mem_alloc(mem_t *m, int node, size_t bytes);
 
 /* Marks [a, a+bytes) freed: later writes are counted by mem_freed_writes(). */

@@ -31,12 +31,16 @@ static void *grow_zeroed(void *p, size_t *map, size_t new_bytes)
 
 void mem_words_init(mem_t *m)
 {
+    uint64_t guard = MEM_NULL_GUARD_BYTES >> m->line_shift;
     m->cap_lines = 1024;
+    while (m->cap_lines < 2 * guard)
+        m->cap_lines *= 2;
     m->lines = grow_zeroed(NULL, &m->lines_map, m->cap_lines * sizeof *m->lines);
     m->words =
         grow_zeroed(NULL, &m->words_map, m->cap_lines * m->words_per_line * sizeof *m->words);
-    m->lines[0].owner = -1;
-    m->nlines = 1; /* line 0 holds address 0: never allocated */
+    for (uint64_t i = 0; i < guard; i++)
+        m->lines[i].owner = -1;
+    m->nlines = guard; /* the NULL guard: never allocated */
 }
 
 void mem_words_free(mem_t *m)

@@ -115,7 +115,7 @@ static const machine_ops_t native_ops;
 
 /* --- time --- */
 
-static uint64_t n_now(const cpu_t *cc)
+static uint64_t n_now(cpu_t *cc)
 {
     const ncpu_t *c = (const ncpu_t *)cc;
     return cycles_now() - c->m->t0;

@@ -7,22 +7,39 @@
  * memory system says it costs, less what overlaps other work. The memory
  * system is not touched: every access is still one step performed at the
  * CPU's cycle when it issues, with the value and the cost of that moment
- * (sim_ops does it). What changes is when the CPU's counter pays the cost:
+ * (sim_ops does it). What changes is when the CPU's counter pays the cost.
  *
+ * In order (Itanium 2):
  *   a load of cpu_read_dep   is performed at issue; its value arrives
  *                            `cost` cycles later (its ready cycle); the
  *                            counter waits for it only at cpu_use, at a
  *                            load that names it as its dependence, at a
  *                            drain, or when a structure is full;
- *   any other access         issues, then waits for its own result, as
- *                            today (cpu_read is cpu_read_dep + cpu_use);
- *   cpu_insns(n)             n instructions at core_width a cycle;
- *   drains                   fences, cpu_serialize and, out of order, the
- *                            RMWs wait for every load issued;
- *   cpu_exec                 the front end fetches the unit's lines in
- *                            order, core_fetch_ahead lines ahead of the
- *                            line it consumes: a cold unit pays its first
- *                            miss, and the stream behind it overlaps.
+ *   any other access         issues, then waits for its own result
+ *                            (cpu_read is cpu_read_dep + cpu_use);
+ *   cpu_insns(n), cpu_exec   n instructions at core_width a cycle on the
+ *                            counter; the front end fetches a unit's lines
+ *                            core_fetch_ahead ahead of the one it consumes;
+ *   drains                   fences and cpu_serialize wait for every load.
+ *
+ * Out of order (x86-64, ARMv8), the counter is where accesses issue and
+ * the front end runs beside it:
+ *   instructions             issue in the background (issue_front): the
+ *                            front end has issued all it was given by its
+ *                            own cycle fe, at core_width a cycle, waiting
+ *                            for code lines and for room in the window;
+ *   cpu_exec                 the counter waits for the unit's first line
+ *                            only; the rest streams to the front end;
+ *   a plain load             waits for nothing but the outstanding loads
+ *                            its address comes from: a value that points
+ *                            just below it (wait_dependences); a branch on
+ *                            it is predicted (the simulation knows it);
+ *   cpu_read_dep             waits for the dependence it names only;
+ *   a store (tso, weak)      enters the store buffer in its issue slot;
+ *   drains                   a locked RMW, a fence, cpu_serialize and the
+ *                            clock (cpu_now: lfence; rdtsc) wait for every
+ *                            load and for the front end; a spin's pause
+ *                            waits for the loads.
  *
  * Structures that fill: core_mshr misses (loads whose line the CPU's
  * caches do not hold) outstanding at once, a later miss waits for the
@@ -48,13 +65,15 @@
 
 enum {
     CORE_FETCH_MAX = 64, /* core_fetch_ahead's bound (platform_caches.c) */
-    RING_MIN = 64        /* loads an in-order core tracks (its scoreboard) */
+    RING_MIN = 64,       /* loads an in-order core tracks (its scoreboard) */
+    CORE_DEP_SPAN = 4096 /* a field lies this close above its object's address */
 };
 
 typedef struct {
     uint64_t seq;   /* the load's token (1, 2, ...) */
     uint64_t ready; /* the cycle its value arrives */
     uint64_t insn;  /* its place in the instruction stream */
+    uint64_t val;   /* its value: a later load's address may be computed from it */
 } load_t;
 
 typedef struct {
@@ -73,6 +92,11 @@ struct core {
     miss_t *miss;        /* [mshr] */
     uint64_t drain;      /* the last ready cycle of every load issued */
     uint64_t misses_end; /* the last ready cycle of every miss issued */
+    /* Out of order, the front end issues in the background: it has issued
+     * every instruction given so far by cycle fe, fe_issue cycles of which
+     * were issue (the rest waits for code lines or the window). */
+    uint64_t fe, fe_issue;
+    uint64_t acq; /* weak order: the last acquire load, which later loads wait for */
 };
 
 static machine_ops_t g_core_ops;
@@ -100,18 +124,35 @@ static const load_t *oldest(const cpu_t *c, struct core *k)
     return NULL;
 }
 
-/* Issues n instructions in order, core_width a cycle; out of order, each
- * within core_rob of the oldest load outstanding. */
-static void issue(cpu_t *c, struct core *k, uint64_t n)
+/* The first load issued still outstanding at cycle t (ended ones may
+ * remain before it), or NULL. */
+static const load_t *outstanding_at(const struct core *k, uint64_t t)
+{
+    for (uint64_t q = k->done + 1; q <= k->seq; q++) {
+        const load_t *l = &k->ring[q & k->mask];
+        if (l->seq == q && l->ready > t)
+            return l;
+    }
+    return NULL;
+}
+
+/* Out of order: the front end issues n more instructions from cycle from,
+ * core_width a cycle, each within core_rob of the oldest load outstanding
+ * when it issues; the counter does not wait (wait_front does). */
+static void issue_front(cpu_t *c, struct core *k, uint64_t n, uint64_t from)
 {
     uint64_t width = (uint64_t)k->k.width;
+    if (k->fe < from)
+        k->fe = from;
+    if (k->ring)
+        oldest(c, k); /* drop the loads ended by now */
     while (n) {
         uint64_t take = n;
-        const load_t *l = k->k.kind == CORE_OOO ? oldest(c, k) : NULL;
+        const load_t *l = k->ring ? outstanding_at(k, k->fe) : NULL;
         if (l) {
             uint64_t end = l->insn + (uint64_t)k->k.rob; /* first index that may not issue */
             if (k->insn >= end) {
-                stall_until(c, l->ready);
+                k->fe = l->ready; /* the window is full until the load ends */
                 continue;
             }
             take = end - k->insn < n ? end - k->insn : n;
@@ -119,16 +160,83 @@ static void issue(cpu_t *c, struct core *k, uint64_t n)
         k->insn += take;
         uint64_t sum = k->slot + take;
         k->slot = sum % width;
-        if (sum / width)
-            c->an.issue_cycles += sim_wait_until(c, c->now + sum / width);
+        k->fe += sum / width;
+        k->fe_issue += sum / width;
         n -= take;
     }
+}
+
+/* Out of order: the counter waits until the front end has issued every
+ * instruction given so far. Of the wait, up to the front end's issue
+ * cycles since the last wait are issue_cycles; the rest exposed code lines
+ * or a full window (a stall). */
+static void wait_front(cpu_t *c, struct core *k)
+{
+    uint64_t iss = k->fe_issue;
+    k->fe_issue = 0;
+    if (k->fe <= c->now)
+        return;
+    uint64_t w = sim_wait_until(c, k->fe);
+    if (iss > w)
+        iss = w;
+    c->an.issue_cycles += iss;
+    c->an.stall_cycles += w - iss;
+    c->an.hidden_cycles -= w - iss;
+}
+
+/* Issues n instructions in program order: in order on the counter,
+ * core_width a cycle; out of order in the background (issue_front). */
+static void issue(cpu_t *c, struct core *k, uint64_t n)
+{
+    if (k->k.kind == CORE_OOO) {
+        issue_front(c, k, n, c->now);
+        return;
+    }
+    uint64_t width = (uint64_t)k->k.width;
+    k->insn += n;
+    uint64_t sum = k->slot + n;
+    k->slot = sum % width;
+    if (sum / width)
+        c->an.issue_cycles += sim_wait_until(c, c->now + sum / width);
 }
 
 /* Waits until every load issued has ended. */
 static void drain(cpu_t *c)
 {
     stall_until(c, c->core->drain);
+}
+
+/* Out of order, everything before: every load and the front end (a locked
+ * RMW, a fence, a serialising instruction, the clock read behind lfence). */
+static void drain_all(cpu_t *c)
+{
+    drain(c);
+    if (c->core->k.kind == CORE_OOO)
+        wait_front(c, c->core);
+}
+
+/* Out of order, a load waits for the outstanding loads it depends on: the
+ * last acquire load (weak order), and, by_value (a plain load, whose
+ * dependences nobody named), any load whose value, read as an address,
+ * points less than CORE_DEP_SPAN bytes below a: the address was computed
+ * from it (a pointer and a field's offset). A value below
+ * MEM_NULL_GUARD_BYTES is a number, not an address. */
+static void wait_dependences(cpu_t *c, struct core *k, maddr_t a, int by_value)
+{
+    if (k->acq) {
+        const load_t *l = &k->ring[k->acq & k->mask];
+        if (l->seq == k->acq)
+            stall_until(c, l->ready);
+        k->acq = 0;
+    }
+    uint64_t until = 0;
+    for (uint64_t q = k->done + 1; by_value && q <= k->seq; q++) {
+        const load_t *l = &k->ring[q & k->mask];
+        if (l->seq == q && l->ready > c->now && l->val >= MEM_NULL_GUARD_BYTES && a >= l->val &&
+            a - l->val < CORE_DEP_SPAN && l->ready > until)
+            until = l->ready;
+    }
+    stall_until(c, until);
 }
 
 /* A free miss register (waiting for the first to end when all are busy);
@@ -155,8 +263,10 @@ static miss_t *mshr(cpu_t *c, struct core *k)
     }
 }
 
-/* A load performed now; acquire: an acquire load. Returns its token. */
-static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, uint64_t *v)
+/* A load performed now; acquire: an acquire load; undeclared: a plain
+ * load, whose dependences the caller did not name (cpu_read_dep names
+ * them). Returns its token. */
+static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, int undeclared, uint64_t *v)
 {
     struct core *k = c->core;
     machine_t *m = c->m;
@@ -167,6 +277,8 @@ static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, uint64_t *v)
         k->ring = xcalloc(n, sizeof *k->ring);
         k->mask = n - 1;
     }
+    if (k->k.kind == CORE_OOO)
+        wait_dependences(c, k, a, undeclared);
     uint64_t s;
     load_t *l;
     miss_t *r;
@@ -198,7 +310,7 @@ static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, uint64_t *v)
             if (k->miss[i].line == line && k->miss[i].ready > ready)
                 ready = k->miss[i].ready; /* its line is still on the way */
     }
-    *l = (load_t){.seq = s, .ready = ready, .insn = k->insn};
+    *l = (load_t){.seq = s, .ready = ready, .insn = k->insn, .val = *v};
     k->seq = s;
     if (ready > k->drain)
         k->drain = ready;
@@ -226,21 +338,33 @@ static uint64_t core_read_dep(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok
 {
     core_use(c, dep); /* the address is known when dep's value is */
     uint64_t v;
-    *tok = load(c, a, 0, &v);
+    *tok = load(c, a, 0, 0, &v);
     return v;
 }
 
+/* A plain load. In order its use is the next instruction (the caller
+ * holds the value). Out of order nothing waits for it but what depends on
+ * it (wait_dependences) and the drains: the simulation knows the value, so
+ * branches on it are predicted right. */
 static uint64_t core_read(cpu_t *c, maddr_t a)
 {
     uint64_t v;
-    core_use(c, load(c, a, 0, &v));
+    cpu_tok_t t = load(c, a, 0, 1, &v);
+    if (c->core->k.kind == CORE_INORDER)
+        core_use(c, t);
     return v;
 }
 
+/* An acquire load: out of order on weak order (ldar), later loads wait for
+ * it; on tso every load is one, and it is a plain load. */
 static uint64_t core_read_acquire(cpu_t *c, maddr_t a)
 {
     uint64_t v;
-    core_use(c, load(c, a, 1, &v));
+    cpu_tok_t t = load(c, a, 1, 1, &v);
+    if (c->core->k.kind == CORE_INORDER)
+        core_use(c, t);
+    else if (c->m->p->memory_model == PLATFORM_WEAK)
+        c->core->acq = t;
     return v;
 }
 
@@ -251,7 +375,7 @@ static void core_insns(cpu_t *c, uint64_t n)
 
 static void core_serialize(cpu_t *c)
 {
-    drain(c);
+    drain_all(c);
     c->core->slot = 0; /* nothing issues beside it */
     uint64_t cycles = (uint64_t)(c->core->k.serialize_cycles + 0.5);
     c->an.issue_cycles += sim_wait_until(c, c->now + cycles);
@@ -271,11 +395,12 @@ static void core_write_release(cpu_t *c, maddr_t a, uint64_t v)
     sim_ops.write_release(c, a, v);
 }
 
-/* Out of order, an RMW is locked: it waits for every load before it. */
+/* Out of order, an RMW is locked: it waits for every instruction and load
+ * before it. */
 static void rmw_begin(cpu_t *c)
 {
     if (c->core->k.kind == CORE_OOO)
-        drain(c);
+        drain_all(c);
     issue(c, c->core, 1);
 }
 
@@ -299,12 +424,41 @@ static uint64_t core_fetch_add(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o)
 
 static void core_barrier(cpu_t *c, int kind)
 {
-    drain(c);
+    drain_all(c);
     issue(c, c->core, 1);
     sim_ops.barrier(c, kind);
 }
 
-/* cpu_exec: line i is consumed once it has arrived, and then its share of
+/* Out of order, cpu_exec: the counter waits for the unit's first line (its
+ * first instructions are there); the front end then consumes line i when
+ * it has arrived and issues its share in the background, asking for the
+ * lines up to i + core_fetch_ahead when it reaches line i. Every line is
+ * looked up now, in the caches as they are now. */
+static void exec_front(cpu_t *c, struct core *k, const sim_code_t *u)
+{
+    uint64_t n = u->lines, ahead = (uint64_t)k->k.fetch_ahead, next = 0, issued = 0;
+    uint64_t ready[CORE_FETCH_MAX + 1];
+    maddr_t a = u->addr, line = (maddr_t)c->m->p->line_bytes;
+    if (k->fe < c->now)
+        k->fe = c->now;
+    for (uint64_t i = 0; i < n; i++) {
+        for (; next < n && next <= i + ahead; next++) {
+            uint32_t cost = sim_fetch_line(c, a + next * line);
+            uint64_t asked = next ? k->fe : c->now;
+            ready[next % (ahead + 1)] = asked + cost;
+            c->an.hidden_cycles += cost;
+            c->an.code_streamed += next > i && cost > 0;
+        }
+        if (i == 0)
+            stall_until(c, ready[0]);
+        uint64_t at = ready[i % (ahead + 1)];
+        uint64_t upto = u->insns * (i + 1) / n; /* the instructions of lines 0..i */
+        issue_front(c, k, upto - issued, at > c->now ? at : c->now);
+        issued = upto;
+    }
+}
+
+/* In order, cpu_exec: line i is consumed once it has arrived, and then its share of
  * the unit's instructions issues; when the front end reaches it, lines up
  * to i + core_fetch_ahead are on their way (each a step at the cycle it is
  * asked for). Ahead 0 is a fetch at a time. */
@@ -314,6 +468,10 @@ static void core_exec(cpu_t *c, int code)
     if (code < 0 || code >= m->ncode)
         return;
     const sim_code_t *u = &m->code[code];
+    if (c->core->k.kind == CORE_OOO) {
+        exec_front(c, c->core, u);
+        return;
+    }
     uint64_t n = u->lines, ahead = (uint64_t)c->core->k.fetch_ahead, next = 0, issued = 0;
     uint64_t ready[CORE_FETCH_MAX + 1];
     maddr_t a = u->addr, line = (maddr_t)m->p->line_bytes;
@@ -341,6 +499,25 @@ static void core_irq_enable(cpu_t *c)
     sim_ops.irq_enable(c);
 }
 
+/* Out of order, the clock is read behind a fence (lfence; rdtsc on x86,
+ * isb on Arm, as the native machine reads it): every instruction and load
+ * before it ends first. In order (ar.itc) it is read at once. */
+static uint64_t core_now(cpu_t *c)
+{
+    if (c->core->k.kind == CORE_OOO)
+        drain_all(c);
+    return c->now;
+}
+
+/* Out of order, a spin loop's pause: the loop's exit is a branch on the
+ * load before it, which waits for its value. */
+static void core_relax(cpu_t *c)
+{
+    if (c->core->k.kind == CORE_OOO)
+        drain(c);
+    sim_ops.relax(c);
+}
+
 void core_attach(machine_t *m)
 {
     const platform_core_t *pc = &m->p->core;
@@ -362,6 +539,8 @@ void core_attach(machine_t *m)
     g_core_ops.branch = core_branch;
     g_core_ops.serialize = core_serialize;
     g_core_ops.irq_enable = core_irq_enable;
+    g_core_ops.now = core_now;
+    g_core_ops.relax = core_relax;
     for (int i = 0; i < m->n; i++) {
         cpu_t *c = &m->cpus[i];
         struct core *k = xcalloc(1, sizeof *k);

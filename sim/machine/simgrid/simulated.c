@@ -345,7 +345,7 @@ static inline __attribute__((always_inline)) void ord_write(cpu_t *c, maddr_t a,
         cost = mem_access(m->mem, c->id, a, MEM_WRITE, &kind);
     }
     order_store(m->order, c->id, a, v, start, cost, rel, quiet_until(m, c));
-    uint64_t hit = m->spin_hit; /* into the store buffer */
+    uint64_t hit = m->store_entry; /* into the store buffer */
     c->an.n[kind]++;
     count_level(c, m->mem);
     c->an.cycles[kind] += hit; /* the CPU goes on; the transaction runs */

@@ -78,11 +78,12 @@ struct machine {
     int ended;      /* CPUs whose actor is done */
     order_t *order; /* store buffers, invalidate queues; NULL on sc */
     /* the cache levels' mechanisms, when the platform has them */
-    int levels;        /* mem_has_levels() */
-    uint32_t spin_hit; /* mem_spin_hit_cycles(): a hit in the store buffer's terms */
-    int tlbs;          /* mem_has_tlbs() */
-    int noise;         /* a noise footprint: mem_footprint_time at every step */
-    int spin_exact;    /* mem_spin_exact(): the spin fast-forward may skip hits */
+    int levels;           /* mem_has_levels() */
+    uint32_t spin_hit;    /* mem_spin_hit_cycles(): a hit in the store buffer's terms */
+    uint32_t store_entry; /* a store's entry in the buffer: spin_hit, or 0 (core.c) */
+    int tlbs;             /* mem_has_tlbs() */
+    int noise;            /* a noise footprint: mem_footprint_time at every step */
+    int spin_exact;       /* mem_spin_exact(): the spin fast-forward may skip hits */
     sim_code_t *code;
     int ncode;
     coro_t boot_co; /* the boot actor's own stack, while the CPUs run */
@@ -113,7 +114,7 @@ void sim_call_end(cpu_t *c);
 int sim_id(const cpu_t *c);
 int sim_node(const cpu_t *c);
 machine_t *sim_machine(cpu_t *c);
-uint64_t sim_now(const cpu_t *c);
+uint64_t sim_now(cpu_t *c);
 int sim_stopping(const cpu_t *c);
 gsl_rng *sim_rng(cpu_t *c);
 const platform_t *sim_platform(const machine_t *m);

@@ -75,6 +75,8 @@ static void boot_main(int argc, char **argv)
     m->levels = mem_has_levels(m->mem);
     m->tlbs = mem_has_tlbs(m->mem);
     m->spin_hit = mem_spin_hit_cycles(m->mem);
+    /* out of order, a store's entry in the buffer is its issue slot (core.c) */
+    m->store_entry = m->p->core.kind == CORE_OOO ? 0 : m->spin_hit;
     m->noise = m->levels && m->p->footprint.noise_per_mcycle > 0;
     m->spin_exact = mem_spin_exact(m->mem);
     if (m->p->memory_model != PLATFORM_SC)

@@ -67,7 +67,7 @@ machine_t *sim_machine(cpu_t *c)
     return c->m;
 }
 
-uint64_t sim_now(const cpu_t *c)
+uint64_t sim_now(cpu_t *c)
 {
     return c->now;
 }
