@@ -300,7 +300,9 @@ enum {
  * NC_RATE), then finer steps around the best (down to x2^(1/16),
  * 4%), taking the middle of the best flat each time: the flat where every
  * row matches spans the values the pauses cannot tell apart, and its middle
- * is the estimate. Returns 0 (v updated, *nsim the simulations it ran) or -1. */
+ * is the estimate. The second round scans the whole range again: a value
+ * chosen while another parameter was still at its start can be far off.
+ * Returns 0 (v updated, *nsim the simulations it ran) or -1. */
 static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int top, int *nsim,
                            err_t *e)
 {
@@ -311,14 +313,14 @@ static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int to
         for (int i = 0; i < T->nparams; i++) {
             if (!is_flat(T->names[i]))
                 continue;
-            /* round 1: x2 over the range, then x2^(1/4), x2^(1/16) around the
-             * best; round 2 (the others moved): x2^(1/16) twice, so that the
-             * window (x0.84 to x1.19) re-centres on the flat */
+            /* each round: x2 over the range, then x2^(1/4), x2^(1/16) around
+             * the best; round 2 (the others moved) x2^(1/16) once more, so
+             * that the window (x0.84 to x1.19) re-centres on the flat */
             int ptop = ends_with(T->names[i], "_per_mcycle") && top > NC_RATE ? NC_RATE : top;
             if (whole_max(T->names[i]))
                 ptop = (int)log2(whole_max(T->names[i]));
-            for (int step = round ? 2 : 0; step < (round ? 4 : 3); step++) {
-                int pass = round ? 2 : step;
+            for (int step = 0; step < (round ? 4 : 3); step++) {
+                int pass = step < 3 ? step : 2;
                 double cand[NC], obj[NC], keep = v[i];
                 int n = pass == 0 ? ptop + 1 : 9;
                 for (int j = 0; j < n; j++) {

@@ -199,10 +199,13 @@ static void measure(cpu_t *c, const probe_ctx_t *X, cell_t *k, int rep)
     switch (k->kind) {
     case K_OVERHEAD:
         break;
-    case K_HIT:
+    case K_HIT: { /* each load names the one before: a hit's latency, not its rate */
+        cpu_tok_t t = 0;
         for (int i = 0; i < PROBE_BATCH; i++)
-            cpu_read(c, k->line);
+            cpu_read_dep(c, k->line, t, &t);
+        cpu_use(c, t);
         break;
+    }
     case K_LOAD_MEM:
     case K_LOAD_DIRTY:
         cpu_read(c, k->line);
