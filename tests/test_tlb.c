@@ -164,8 +164,10 @@ START_TEST(second_level_hit_and_footprint_pages)
     p->footprint.noise_per_mcycle = 0;
     p->footprint.tick_lines = 16; /* 8 pages of 2 lines: dtlb2's size */
     mem_t *m = mem_create(p);
-    maddr_t a = mem_alloc(m, 0, 16 * PAGE);
+    maddr_t a = mem_alloc(m, 0, 17 * PAGE);
     a = (a + PAGE - 1) / PAGE * PAGE;
+    if (a / PAGE % 2 == 0) /* an odd page: its line in l1d set 2, as counted below */
+        a += PAGE;
     mem_access(m, 0, a, MEM_READ, NULL);
     /* pages a+2, a+4 (same dtlb1 set) push page a out of dtlb1 */
     mem_access(m, 0, a + 2 * PAGE, MEM_READ, NULL);
