@@ -429,62 +429,43 @@ static void core_barrier(cpu_t *c, int kind)
     sim_ops.barrier(c, kind);
 }
 
-/* Out of order, cpu_exec: the counter waits for the unit's first line (its
- * first instructions are there); the front end then consumes line i when
- * it has arrived and issues its share in the background, asking for the
- * lines up to i + core_fetch_ahead when it reaches line i. Every line is
- * looked up now, in the caches as they are now. */
-static void exec_front(cpu_t *c, struct core *k, const sim_code_t *u)
-{
-    uint64_t n = u->lines, ahead = (uint64_t)k->k.fetch_ahead, next = 0, issued = 0;
-    uint64_t ready[CORE_FETCH_MAX + 1];
-    maddr_t a = u->addr, line = (maddr_t)c->m->p->line_bytes;
-    if (k->fe < c->now)
-        k->fe = c->now;
-    for (uint64_t i = 0; i < n; i++) {
-        for (; next < n && next <= i + ahead; next++) {
-            uint32_t cost = sim_fetch_line(c, a + next * line);
-            uint64_t asked = next ? k->fe : c->now;
-            ready[next % (ahead + 1)] = asked + cost;
-            c->an.hidden_cycles += cost;
-            c->an.code_streamed += next > i && cost > 0;
-        }
-        if (i == 0)
-            stall_until(c, ready[0]);
-        uint64_t at = ready[i % (ahead + 1)];
-        uint64_t upto = u->insns * (i + 1) / n; /* the instructions of lines 0..i */
-        issue_front(c, k, upto - issued, at > c->now ? at : c->now);
-        issued = upto;
-    }
-}
-
-/* In order, cpu_exec: line i is consumed once it has arrived, and then its share of
- * the unit's instructions issues; when the front end reaches it, lines up
- * to i + core_fetch_ahead are on their way (each a step at the cycle it is
- * asked for). Ahead 0 is a fetch at a time. */
+/* cpu_exec: the front end consumes line i once it has arrived and issues
+ * its share of the unit's instructions; when it reaches line i, lines up
+ * to i + core_fetch_ahead are on their way (each looked up now, in the
+ * caches as they are now). Ahead 0 is a fetch at a time. In order the
+ * counter is the front end: it waits for each line and issues. Out of
+ * order the counter waits for the unit's first line only (its first
+ * instructions are there); the front end asks for the later lines as it
+ * reaches them and issues in the background (issue_front). */
 static void core_exec(cpu_t *c, int code)
 {
     machine_t *m = c->m;
     if (code < 0 || code >= m->ncode)
         return;
     const sim_code_t *u = &m->code[code];
-    if (c->core->k.kind == CORE_OOO) {
-        exec_front(c, c->core, u);
-        return;
-    }
-    uint64_t n = u->lines, ahead = (uint64_t)c->core->k.fetch_ahead, next = 0, issued = 0;
+    struct core *k = c->core;
+    int ooo = k->k.kind == CORE_OOO;
+    uint64_t n = u->lines, ahead = (uint64_t)k->k.fetch_ahead, next = 0, issued = 0;
     uint64_t ready[CORE_FETCH_MAX + 1];
     maddr_t a = u->addr, line = (maddr_t)m->p->line_bytes;
+    if (ooo && k->fe < c->now)
+        k->fe = c->now;
     for (uint64_t i = 0; i < n; i++) {
         for (; next < n && next <= i + ahead; next++) {
             uint32_t cost = sim_fetch_line(c, a + next * line);
-            ready[next % (ahead + 1)] = c->now + cost;
+            uint64_t asked = ooo && next ? k->fe : c->now;
+            ready[next % (ahead + 1)] = asked + cost;
             c->an.hidden_cycles += cost;
             c->an.code_streamed += next > i && cost > 0;
         }
-        stall_until(c, ready[i % (ahead + 1)]);
+        uint64_t at = ready[i % (ahead + 1)];
+        if (!ooo || i == 0)
+            stall_until(c, at);
         uint64_t upto = u->insns * (i + 1) / n; /* the instructions of lines 0..i */
-        issue(c, c->core, upto - issued);
+        if (ooo)
+            issue_front(c, k, upto - issued, at > c->now ? at : c->now);
+        else
+            issue(c, k, upto - issued);
         issued = upto;
     }
 }
