@@ -118,7 +118,7 @@ static void setup_core(machine_t *m)
                           .lock = g.lock,
                           .timers_migration = g.migration};
     g.tc = tcore_create_config(m, &cfg);
-    tcore_set_observer(g.tc, observe, NULL);
+    tcore_set_observer(g.tc, observe, NULL, TEV_ALL);
 }
 
 /* Takes c's next tick; returns jiffies as seen right after it. */

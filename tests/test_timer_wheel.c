@@ -612,7 +612,7 @@ static void setup(machine_t *m, void *arg)
     g.period = g.native ? 1ull << 50 : (uint64_t)(p->clock_mhz * 1e6 / HZ + 0.5);
     g.guard = g.period / 16;
     g.tc = tcore_create(m, g.design, 0, g.period, 0);
-    tcore_set_observer(g.tc, observe, NULL);
+    tcore_set_observer(g.tc, observe, NULL, TEV_ALL);
     int fn = tcore_register_fn(g.tc, log_fn, NULL);
     g.nt = g.boundary ? NDELTA : NT;
     for (int i = 0; i < g.nt; i++)

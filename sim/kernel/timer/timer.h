@@ -90,7 +90,10 @@ typedef struct tcore tcore_t;
  * It receives the timer's address and data (copied before the call). */
 typedef void (*timer_fn_t)(cpu_t *c, tcore_t *tc, maddr_t timer, uint64_t data, void *ctx);
 
-/* What the core reports to an observer (the safety oracle), at no cost. */
+/* What the core reports to an observer (the safety oracle). Simulated an
+ * event is free; natively it is a fence and whatever the observer does,
+ * inside the code being timed, so an observer asks only for the events its
+ * checks read (tcore_set_observer's mask). */
 typedef enum {
     TEV_FN_START, /* c's run loop claimed timer: its function will run */
     TEV_FN_END,   /* ... and returned from it */
@@ -136,7 +139,11 @@ tcore_t *tcore_create_config(machine_t *m, const tcore_config_t *cfg);
  * the 2.6 designs. */
 void tcore_set_idle(cpu_t *c, tcore_t *tc, int idle);
 
-void tcore_set_observer(tcore_t *tc, tcore_observer_t fn, void *ctx);
+/* fn hears the events of the mask `events`: TEV_BIT(ev) for each, or
+ * TEV_ALL. */
+#define TEV_BIT(ev) (1u << (ev))
+#define TEV_ALL     0xffffffffu
+void tcore_set_observer(tcore_t *tc, tcore_observer_t fn, void *ctx, unsigned events);
 /* Barriers of the 2.6.6 code that can be left out, to show what each is
  * for (on a weak platform): the run loop's smp_wmb between running_timer
  * and timer->base = NULL, del_timer's smp_wmb before timer->base = NULL,

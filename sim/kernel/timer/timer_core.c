@@ -152,10 +152,11 @@ void tcore_destroy(tcore_t *tc)
     free(tc);
 }
 
-void tcore_set_observer(tcore_t *tc, tcore_observer_t fn, void *ctx)
+void tcore_set_observer(tcore_t *tc, tcore_observer_t fn, void *ctx, unsigned events)
 {
     tc->obs = fn;
     tc->obs_ctx = ctx;
+    tc->obs_events = events;
 }
 
 void tcore_omit_barriers(tcore_t *tc, unsigned mask)

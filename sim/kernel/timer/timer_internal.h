@@ -30,8 +30,9 @@ struct tcore {
     int nfns;
     tcore_observer_t obs;
     void *obs_ctx;
-    int code[KCODE_N]; /* machine_code handles */
-    core61_t *v61;     /* TIMER_V61, TIMER_V61_RT: bases, locks, idle words */
+    unsigned obs_events; /* TEV_BIT of each event obs hears */
+    int code[KCODE_N];   /* machine_code handles */
+    core61_t *v61;       /* TIMER_V61, TIMER_V61_RT: bases, locks, idle words */
 };
 
 static inline int tcore_is_v61(const tcore_t *tc)
@@ -40,10 +41,11 @@ static inline int tcore_is_v61(const tcore_t *tc)
 }
 
 /* Events happen at c's current cycle: let every CPU catch up first, so that
- * the observer sees them in simulated-time order. */
+ * the observer sees them in simulated-time order. An event the observer
+ * did not ask for costs nothing on either machine. */
 static inline void tcore_emit(tcore_t *tc, tcore_event_t ev, cpu_t *c, maddr_t t)
 {
-    if (tc->obs) {
+    if (tc->obs && (tc->obs_events & TEV_BIT(ev))) {
         cpu_sync(c);
         tc->obs(tc, ev, c, t, tc->obs_ctx);
     }
