@@ -546,6 +546,52 @@ START_TEST(jitter_bounded_and_seeded)
 }
 END_TEST
 
+/* --- noise: a level that CPUs share takes it once --- */
+
+enum { NOISE_LINES = 256 };
+
+/* How many of NOISE_LINES lines that CPU 0 read it still holds after 10^6
+ * cycles of noise: CPU 0's time alone, or CPU 1's too (both), and then
+ * 10^6 more cycles of CPU 1's (later). A private l1d, an l3 of 512 lines
+ * the two CPUs share, noise at 320 lines a 10^6 cycles (5 in each set). */
+static int noise_survivors(int both, int later)
+{
+    static int node[2] = {0, 0};
+    static uint32_t lat0[1] = {0};
+    platform_t *p = tu_bare_platform(2, 1, node, lat0, 64);
+    p->cache[CACHE_L1D] = (platform_cache_t){8 * 2 * 64, 2, 1, SCOPE_CPU};
+    p->cache[CACHE_L3] = (platform_cache_t){64 * 8 * 64, 8, 10, SCOPE_NODE};
+    p->ncache_levels = 2;
+    p->footprint.noise_per_mcycle = 320;
+    mem_t *m = mem_create(p);
+    maddr_t a = mem_alloc(m, 0, NOISE_LINES * 64);
+    for (int i = 0; i < NOISE_LINES; i++)
+        mem_access(m, 0, a + (maddr_t)i * 64, MEM_READ, NULL);
+    mem_footprint_time(m, 0, 1000000);
+    if (both)
+        mem_footprint_time(m, 1, 1000000);
+    if (later)
+        mem_footprint_time(m, 1, 2000000);
+    int held = 0;
+    for (int i = 0; i < NOISE_LINES; i++)
+        held += mem_holds(m, 0, a + (maddr_t)i * 64);
+    mem_destroy(m);
+    free(p);
+    return held;
+}
+
+/* The noise is other software: an l3 two idle CPUs share loses lines at
+ * the noise's rate, not twice it, and its clock moves on with either CPU. */
+START_TEST(shared_level_takes_noise_once)
+{
+    int alone = noise_survivors(0, 0);
+    ck_assert_msg(alone > 0 && alone < NOISE_LINES, "CPU 0 kept %d of %d lines", alone,
+                  NOISE_LINES);
+    ck_assert_int_eq(noise_survivors(1, 0), alone);
+    ck_assert_int_lt(noise_survivors(1, 1), alone);
+}
+END_TEST
+
 static Suite *mem_suite(void)
 {
     Suite *s = suite_create("mem");
@@ -562,6 +608,7 @@ static Suite *mem_suite(void)
     tcase_add_test(t, hit_matches_access_tlbs);
     tcase_add_test(t, poke_words_writes_a_range);
     tcase_add_test(t, hit_matches_access_flat);
+    tcase_add_test(t, shared_level_takes_noise_once);
     suite_add_tcase(s, t);
     return s;
 }

@@ -671,6 +671,32 @@ void hier_fill_foreign(hier_t *h, int cpu, uint64_t first, uint64_t n)
         hier_access(h, cpu, first + i, HIER_DATA);
 }
 
+int hier_shared_instance(const hier_t *h, cache_level_t l, int cpu)
+{
+    const level_t *L = &h->lv[l];
+    if (!L->present || L->by_cpu)
+        return -1;
+    int k = L->inst_of[cpu];
+    return L->first[k + 1] - L->first[k] > 1 ? k : -1;
+}
+
+int hier_instances(const hier_t *h, cache_level_t l)
+{
+    return h->lv[l].present ? h->lv[l].ninst : 0;
+}
+
+void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag)
+{
+    if (l >= 0) {
+        fill(h, cpu, l, tag);
+        return;
+    }
+    const int *path = h->path[HIER_DATA];
+    for (int j = h->npath[HIER_DATA] - 1; j >= 0; j--) /* from the last up, as hier_access */
+        if (hier_shared_instance(h, (cache_level_t)path[j], cpu) < 0)
+            fill(h, cpu, path[j], tag);
+}
+
 uint64_t hier_max_lines(const hier_t *h)
 {
     return h->max_lines;

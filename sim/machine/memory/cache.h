@@ -90,6 +90,18 @@ void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag)
  * level's size, more lines change nothing, so n is capped there. */
 void hier_fill_foreign(hier_t *h, int cpu, uint64_t first, uint64_t n);
 
+/* cpu's instance of level l when cpu shares it with other CPUs, else -1
+ * (the level is absent, or that instance is cpu's alone); the number of
+ * instances of l (0 when absent). */
+int hier_shared_instance(const hier_t *h, cache_level_t l, int cpu);
+int hier_instances(const hier_t *h, cache_level_t l);
+
+/* Brings tag, a fresh foreign line that no level holds, by LRU into cpu's
+ * instance of level l only (l >= 0; on the data side), or (l = -1) into
+ * every data level whose instance is cpu's alone. What it evicts leaves
+ * the levels above, as with hier_access. */
+void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag);
+
 /* Lines of the largest level cpu reaches (the cap of hier_fill_foreign). */
 uint64_t hier_max_lines(const hier_t *h);
 

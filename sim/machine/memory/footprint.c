@@ -3,6 +3,15 @@
  * tick's own lines (the same each tick), fresh lines for plain work, and
  * fresh lines for the time since the last call (other software). Their
  * tags are foreign (tags.h); their pages go through the data TLBs.
+ *
+ * Noise is the one footprint that is not the CPU's own doing, so a level
+ * that CPUs share takes it once, not once for each of them: each CPU's
+ * clock brings it into the levels that are the CPU's alone, and each
+ * instance of a shared level has a clock of its own, which whichever of
+ * its CPUs steps moves on. (Counted per CPU, an L3 shared by two idle CPUs
+ * would lose its lines twice as fast as under one, and the host's pause
+ * probe, one CPU at a time, cannot tell the two apart.) The work
+ * footprint is the CPU's own work, through every level.
  */
 #include "memory_internal.h"
 #include "xalloc.h"
@@ -22,6 +31,13 @@ void mem_footprint_init(mem_t *m)
     m->work_carry = xcalloc(n, sizeof *m->work_carry);
     m->noise_carry = xcalloc(n, sizeof *m->noise_carry);
     m->noise_at = xcalloc(n, sizeof *m->noise_at);
+    if (p->footprint.noise_per_mcycle <= 0)
+        return;
+    for (int l = CACHE_L1D; l < CACHE_NLEVELS; l++) /* the data side's levels */
+        for (int cpu = 0; cpu < p->ncpus && !m->shared_noise[l]; cpu++)
+            if (hier_shared_instance(m->hier, (cache_level_t)l, cpu) >= 0)
+                m->shared_noise[l] = xcalloc((size_t)hier_instances(m->hier, (cache_level_t)l),
+                                             sizeof *m->shared_noise[l]);
 }
 
 void mem_footprint_free(mem_t *m)
@@ -30,6 +46,8 @@ void mem_footprint_free(mem_t *m)
     free(m->work_carry);
     free(m->noise_carry);
     free(m->noise_at);
+    for (int l = 0; l < CACHE_NLEVELS; l++)
+        free(m->shared_noise[l]);
 }
 
 /* The physical line of fresh footprint line x: its page (x's page of
@@ -53,25 +71,35 @@ static uint64_t fresh_line(const mem_t *m, uint64_t x)
     return f * m->page_lines + (off + (f >> 20)) % m->page_lines;
 }
 
-/* Brings lines (plus the fraction carried) of fresh foreign data into cpu. */
-static void fill_fresh(mem_t *m, int cpu, double lines, double *carry)
+enum { FILL_ALL = -2, FILL_PRIVATE = -1 }; /* fill_fresh's where, besides a level */
+
+/* Brings lines (plus the fraction carried) of fresh foreign data, tags
+ * base | the running numbers from *next on, through cpu: into every data
+ * level (FILL_ALL), those that are cpu's alone (FILL_PRIVATE), or cpu's
+ * instance of one shared level. Only cpu's own lines take its TLBs. */
+static void fill_fresh(mem_t *m, int cpu, double lines, double *carry, uint64_t base,
+                       uint64_t *next, int where)
 {
     double t = *carry + lines;
     uint64_t k = (uint64_t)t;
     *carry = t - (double)k;
     uint64_t cap = hier_max_lines(m->hier);
     if (k > cap) { /* beyond the largest level, more lines evict nothing more */
-        m->fresh[cpu] += k - cap;
+        *next += k - cap;
         k = cap;
     }
-    uint64_t base = tag_footprint(cpu);
     m->in_footprint = 1;
-    for (uint64_t i = 0; i < k; i++)
-        hier_access(m->hier, cpu, base | (fresh_line(m, m->fresh[cpu] + i) & TAG_INDEX), HIER_DATA);
+    for (uint64_t i = 0; i < k; i++) {
+        uint64_t tag = base | (fresh_line(m, *next + i) & TAG_INDEX);
+        if (where == FILL_ALL)
+            hier_access(m->hier, cpu, tag, HIER_DATA);
+        else
+            hier_fill_fresh(m->hier, cpu, where, tag);
+    }
     m->in_footprint = 0;
-    if (m->tlb && k) /* the pages of those lines */
-        mem_translate_foreign(m, cpu, base, m->fresh[cpu], m->fresh[cpu] + k - 1);
-    m->fresh[cpu] += k;
+    if (m->tlb && k && where < 0) /* the pages of those lines */
+        mem_translate_foreign(m, cpu, base, *next, *next + k - 1);
+    *next += k;
 }
 
 void mem_footprint_tick(mem_t *m, int cpu)
@@ -90,15 +118,29 @@ void mem_footprint_work(mem_t *m, int cpu, uint64_t cycles)
 {
     double rate = m->p->footprint.work_per_mcycle;
     if (m->hier && rate > 0)
-        fill_fresh(m, cpu, (double)cycles * rate / 1e6, &m->work_carry[cpu]);
+        fill_fresh(m, cpu, (double)cycles * rate / 1e6, &m->work_carry[cpu], tag_footprint(cpu),
+                   &m->fresh[cpu], FILL_ALL);
 }
 
 void mem_footprint_time(mem_t *m, int cpu, uint64_t now)
 {
     double rate = m->p->footprint.noise_per_mcycle;
-    if (!m->hier || rate <= 0 || now <= m->noise_at[cpu])
+    if (!m->hier || rate <= 0)
         return;
-    uint64_t dt = now - m->noise_at[cpu];
-    m->noise_at[cpu] = now;
-    fill_fresh(m, cpu, (double)dt * rate / 1e6, &m->noise_carry[cpu]);
+    if (now > m->noise_at[cpu]) {
+        uint64_t dt = now - m->noise_at[cpu];
+        m->noise_at[cpu] = now;
+        fill_fresh(m, cpu, (double)dt * rate / 1e6, &m->noise_carry[cpu], tag_footprint(cpu),
+                   &m->fresh[cpu], FILL_PRIVATE);
+    }
+    for (int l = CACHE_L1D; l < CACHE_NLEVELS; l++) {
+        int k = m->shared_noise[l] ? hier_shared_instance(m->hier, (cache_level_t)l, cpu) : -1;
+        noise_clock_t *c = k >= 0 ? &m->shared_noise[l][k] : NULL;
+        if (!c || now <= c->at)
+            continue;
+        uint64_t dt = now - c->at;
+        c->at = now;
+        fill_fresh(m, cpu, (double)dt * rate / 1e6, &c->carry, tag_shared_noise(l, k), &c->fresh,
+                   l);
+    }
 }

@@ -49,6 +49,13 @@ static inline uint64_t sh_bits(const line_t *l, size_t w)
  * be in an l1i */
 enum { PAD_MARK = 1, PAD_CODE = 2, PAD_FETCHED = 4 };
 
+/* The noise of one instance of a shared level (footprint.c). */
+typedef struct {
+    uint64_t at;    /* cycle up to which it was applied */
+    uint64_t fresh; /* its lines brought in so far */
+    double carry;   /* a fraction of a line */
+} noise_clock_t;
+
 typedef struct {
     uint64_t *v;
     size_t n, cap;
@@ -79,9 +86,10 @@ struct mem {
     uint64_t *evictions;                     /* [ncpus] lines lost by capacity */
     uint64_t *footprint_evictions;           /* [ncpus] of them, while a footprint came in */
     int in_footprint;
-    uint64_t *fresh;                  /* [ncpus] footprint lines brought in so far */
-    double *work_carry, *noise_carry; /* [ncpus] fractions of a footprint line */
-    uint64_t *noise_at;               /* [ncpus] cycle up to which noise was applied */
+    uint64_t *fresh;                            /* [ncpus] footprint lines brought in so far */
+    double *work_carry, *noise_carry;           /* [ncpus] fractions of a footprint line */
+    uint64_t *noise_at;                         /* [ncpus] cycle up to which noise was applied */
+    noise_clock_t *shared_noise[CACHE_NLEVELS]; /* [instances] of a level CPUs share, or NULL */
     /* the TLBs (NULL: translation is free) */
     tlb_t *tlb;
     uint32_t tlb_cyc[TLB_NLEVELS], c_walk;

@@ -12,7 +12,9 @@
  *                written back, never reported to the coherence model
  *   bit  61      TAG_TICK: the tick's own lines (the same each tick)
  *   bit  60      TAG_PTE: the page-table entries' lines of a walk
- *   bits 40-59   the CPU whose footprint it is (TAG_CPU_SHIFT)
+ *   bit  59      TAG_SHARED: the noise of a shared level's instance
+ *   bits 40-58   the CPU whose footprint it is (TAG_CPU_SHIFT); with
+ *                TAG_SHARED, bits 57-58 the level and 40-56 its instance
  *   bits  0-39   the footprint's running line or page number (TAG_INDEX)
  *
  * This header is the only place that gives a bit a meaning.
@@ -25,6 +27,7 @@
 #define TAG_FOREIGN   (1ull << 62)
 #define TAG_TICK      (1ull << 61)
 #define TAG_PTE       (1ull << 60)
+#define TAG_SHARED    (1ull << 59)
 #define TAG_CPU_SHIFT 40
 #define TAG_INDEX     ((1ull << TAG_CPU_SHIFT) - 1)
 
@@ -33,6 +36,13 @@
 static inline uint64_t tag_footprint(int cpu)
 {
     return TAG_FOREIGN | (uint64_t)cpu << TAG_CPU_SHIFT;
+}
+
+/* The foreign tags of the noise of instance inst of shared level l start
+ * here (| the running number). */
+static inline uint64_t tag_shared_noise(int l, int inst)
+{
+    return TAG_FOREIGN | TAG_SHARED | (uint64_t)l << 57 | (uint64_t)inst << TAG_CPU_SHIFT;
 }
 
 #endif
