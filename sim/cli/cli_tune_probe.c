@@ -175,6 +175,35 @@ static void mlp_shape(const ctx_t *T, double *sim)
             sim[i] *= f;
 }
 
+/* The tick's footprint shows in what a tick adds to a pause; the pause's
+ * own level is the noise's, which the rows without ticks fit. So every
+ * timer_ops_pause_tick_P cell the fit sees is the simulated one times the
+ * measured timer_ops_pause_P over the simulated one (where the target has
+ * that row): the fit compares each tick row's ratio to the row without.
+ * Returns that row's index, or -1. */
+static int untick_row(const ctx_t *T, int i)
+{
+    const probe_row_t *c = &T->rows[i];
+    if (strncmp(c->probe, "timer_ops_pause_tick_", 21) != 0)
+        return -1;
+    char name[64];
+    snprintf(name, sizeof name, "timer_ops_pause_%s", c->probe + 21);
+    for (int j = 0; j < T->ncells; j++)
+        if (!strcmp(T->rows[j].probe, name) && T->rows[j].from_cpu == c->from_cpu &&
+            T->rows[j].to_cpu == c->to_cpu && T->rows[j].to_node == c->to_node)
+            return j;
+    return -1;
+}
+
+static void tick_shape(const ctx_t *T, double *sim)
+{
+    for (int i = 0; i < T->ncells; i++) {
+        int j = untick_row(T, i);
+        if (j >= 0 && sim[j] > 0)
+            sim[i] *= T->rows[j].median / sim[j];
+    }
+}
+
 /* Is name a row numasim probe writes? (its families; the numbers are
  * checked by the simulated probe, which must produce the same row) */
 static int is_probe_row(const char *name)
@@ -259,8 +288,10 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
             sim[i] = s->median;
     }
     probe_result_free(&r);
-    if (rc == 0)
+    if (rc == 0) {
         mlp_shape(T, sim);
+        tick_shape(T, sim);
+    }
     return rc;
 }
 
@@ -393,6 +424,12 @@ static void print_fit(const ctx_t *T, const tune_result_t *r, const double *init
     if (has_mlp_1(T, &one))
         printf("(mlp_K simulated: scaled by the measured mlp_1 over the simulated one, so "
                "that the fit compares mlp_1 / mlp_K)\n");
+    int ticks = 0;
+    for (int i = 0; i < T->ncells; i++)
+        ticks += untick_row(T, i) >= 0;
+    if (ticks)
+        printf("(timer_ops_pause_tick_P simulated: scaled by the measured timer_ops_pause_P over "
+               "the simulated one, so that the fit compares what the tick adds)\n");
     if (scan_only)
         printf("\nrms relative error %.3g%%: the values of a scan of %d simulations (a simplex "
                "does not move on the footprints' flats)\n",
