@@ -610,7 +610,8 @@ static int by_state(const void *a, const void *b)
 void litmus_print(const litmus_t *t, const lit_hist_t *h, FILE *f)
 {
     static const char *const q[] = {"exists", "~exists", "forall"};
-    qsort(h->s, (size_t)h->n, sizeof *h->s, by_state);
+    if (h->n > 1) /* an empty histogram (every run filtered out) has no array */
+        qsort(h->s, (size_t)h->n, sizeof *h->s, by_state);
     uint64_t pos = h->positive, neg = h->runs - h->positive;
     /* Allowed: the condition as the test states it can come true. */
     int validated = t->quant == LQ_EXISTS       ? pos > 0
