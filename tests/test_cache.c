@@ -1,7 +1,7 @@
 /* test_cache: the cache hierarchy (cache.c) alone and under the coherence
- * model (coherence.c): set index and LRU order, capacity and dirty eviction,
- * inclusion, invalidation by another CPU's write, shared levels, code
- * fetches, footprints and flush.
+ * model (coherence.c): set index and LRU order, capacity and dirty
+ * eviction, inclusion and a non-inclusive last level, invalidation by
+ * another CPU's write, shared levels, code fetches, footprints and flush.
  *
  * The platforms are built here by hand (no file, no SimGrid): 4 CPUs on 2
  * nodes, 64-byte lines, tiny caches so that a few lines fill them.
@@ -128,6 +128,43 @@ START_TEST(capacity_eviction_and_inclusion)
 }
 END_TEST
 
+/* A non-inclusive last level: its victim stays in the levels above, and
+ * the CPU loses the line only when the last of them lets it go. */
+START_TEST(noninclusive_last_level_keeps_victims_above)
+{
+    for (int noninclusive = 0; noninclusive <= 1; noninclusive++) {
+        platform_t *p = tiny(0, SCOPE_NODE);
+        p->last_noninclusive = noninclusive;
+        int drops[NCPU] = {0};
+        hier_t *h = hier_create(p, drop_count, drops);
+        hier_access(h, 0, 8, HIER_DATA); /* l3 set 0 (tag % 8), l2 set 0, l1d set 0 */
+        hier_access(h, 1, 16, HIER_DATA);
+        hier_access(h, 1, 24, HIER_DATA); /* the shared l3's set 0 lets 8 go */
+        ck_assert(!hier_holds(h, 0, CACHE_L3, 8));
+        ck_assert_int_eq(hier_holds(h, 0, CACHE_L2, 8), noninclusive);
+        ck_assert_int_eq(hier_holds(h, 0, CACHE_L1D, 8), noninclusive);
+        ck_assert_int_eq(drops[0], !noninclusive);
+        uint64_t *tags = NULL;
+        size_t cap = 0, n = hier_held_tags(h, 0, &tags, &cap), has8 = 0;
+        for (size_t i = 0; i < n; i++)
+            has8 += tags[i] == 8;
+        ck_assert_msg(noninclusive ? has8 >= 1 : has8 == 0, "8 listed %zu times", has8);
+        free(tags);
+        if (noninclusive) {
+            ck_assert_int_eq(hier_access(h, 0, 8, HIER_DATA), CACHE_L1D);
+            hier_access(h, 0, 4, HIER_DATA); /* l2 set 0: 8 is the oldest of two */
+            ck_assert_int_eq(drops[0], 0);
+            hier_access(h, 0, 12, HIER_DATA); /* ... and leaves, with no l3 copy */
+            ck_assert_int_eq(drops[0], 1);
+            ck_assert(!hier_holds(h, 0, CACHE_L1D, 8));
+            ck_assert_int_eq(hier_access(h, 0, 8, HIER_DATA), -1);
+        }
+        hier_destroy(h);
+        free(p);
+    }
+}
+END_TEST
+
 /* Lines homed on node 0, consecutive indices. */
 static maddr_t lines(mem_t *m, int n)
 {
@@ -214,6 +251,30 @@ START_TEST(shared_level_serves_a_neighbour)
     ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 14);
     ck_assert_int_eq(k, ACCESS_HIT);
     ck_assert(!mem_spin_exact(m)); /* a neighbour can evict a spinner's line */
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+/* Under coherence: the line the shared l3 let go of still hits in CPU 0's
+ * l1d, stays held, and a flush finds it there. */
+START_TEST(noninclusive_line_held_above_the_last_level)
+{
+    platform_t *p = tiny(0, SCOPE_NODE);
+    p->last_noninclusive = 1;
+    mem_t *m = mem_create(p);
+    maddr_t a = lines(m, 17);
+    access_kind_t k;
+    mem_access(m, 0, a, MEM_READ, &k);
+    mem_access(m, 1, a + 8 * LINE, MEM_READ, &k); /* the same l3 set */
+    mem_access(m, 1, a + 16 * LINE, MEM_READ, &k);
+    ck_assert(mem_holds(m, 0, a));
+    ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, &k), 1);
+    ck_assert_int_eq(k, ACCESS_HIT);
+    mem_flush(m, 0, 1);
+    ck_assert(!mem_holds(m, 0, a));
+    mem_access(m, 0, a, MEM_READ, &k);
+    ck_assert_int_eq(k, ACCESS_MISS_LOCAL);
     mem_destroy(m);
     free(p);
 }
@@ -543,6 +604,8 @@ static Suite *suite(void)
     tcase_add_test(t, write_through_l1d);
     tcase_add_test(t, write_invalidates_every_level);
     tcase_add_test(t, shared_level_serves_a_neighbour);
+    tcase_add_test(t, noninclusive_last_level_keeps_victims_above);
+    tcase_add_test(t, noninclusive_line_held_above_the_last_level);
     tcase_add_test(t, code_fetches);
     tcase_add_test(t, footprints_evict_by_lru);
     tcase_add_test(t, fresh_footprint_evicts_gradually);

@@ -438,7 +438,8 @@ enum { FL = 6000, FCODE = 24, FSTEPS = 40000, FCPUS = 8 };
  * the first levels hold; now and then one CPU flushes, with or without its
  * code. After it, that CPU holds no line but the code it kept, and every
  * other CPU holds what it held before. mem_flush finds a CPU's lines in
- * its last level: a line missed there would stay held. More lines than
+ * its levels (the last one, when inclusive): a line missed there would
+ * stay held. More lines than
  * the last levels have sets, so that sets hold several. */
 static void flush_exact(mem_t *m, const platform_t *p)
 {
@@ -485,12 +486,13 @@ static void flush_exact(mem_t *m, const platform_t *p)
 }
 
 /* A loop test, a platform a run (one SimGrid platform per process). */
-static const char *const kFlushPlatforms[] = {"numa32", "epyc2s",
-                                              "xeon2s"}; /* private l3; shared */
+static const char *const kFlushPlatforms[] = {"numa32", "epyc2s", "xeon2s",
+                                              "epyc2s"}; /* private l3; shared; */
 
 START_TEST(flush_lets_go_of_exactly_its_lines)
 {
     platform_t *p = tu_platform(kFlushPlatforms[_i]);
+    p->last_noninclusive = _i == 3; /* ... shared and not inclusive */
     check_arg_t arg = {flush_exact, 0};
     tu_machine_run(p, "test_mem", 0, in_setup, NULL, &arg);
     ck_assert_int_eq(arg.ran, 1);
@@ -599,7 +601,7 @@ static Suite *mem_suite(void)
     tcase_add_test(t, hit_local_remote_costs);
     tcase_add_test(t, c2c_costs);
     tcase_add_test(t, flush_then_miss);
-    tcase_add_loop_test(t, flush_lets_go_of_exactly_its_lines, 0, 3);
+    tcase_add_loop_test(t, flush_lets_go_of_exactly_its_lines, 0, 4);
     tcase_add_test(t, freed_writes_counted);
     tcase_add_test(t, inval_farthest_sharer);
     tcase_add_test(t, jitter_bounded_and_seeded);

@@ -48,7 +48,8 @@ static void print_text(const platform_t *p)
            k->hit_cycles, k->atomic_cycles, k->mem_local_cycles, k->c2c_node_cycles,
            k->remote_dirty_cycles, k->inval_node_cycles, k->relax_cycles, k->barrier_cycles);
     if (p->ncache_levels) {
-        printf("\ncaches (inclusive, LRU, %d-byte lines):\n", p->line_bytes);
+        printf("\ncaches (%s, LRU, %d-byte lines):\n",
+               p->last_noninclusive ? "the last level not inclusive" : "inclusive", p->line_bytes);
         for (int l = 0; l < CACHE_NLEVELS; l++) {
             const platform_cache_t *c = &p->cache[l];
             if (c->bytes)

@@ -322,6 +322,17 @@ static void write_levels(pemit_t *e, const host_topo_t *t, const level_t *lv)
         snprintf(id, sizeof id, "%s_scope", name);
         pemit_prop(e, id, "%s", kScopeName[v->scope]);
     }
+    /* Whether the last level kept backs the levels above it: on AMD's L3
+     * (a victim cache) and recent Intel servers' it does not, and a line
+     * it evicts stays in a core's L2 (docs/caches.md, "Inclusion"). */
+    int last = -1;
+    for (int l = HOST_L2; l < HOST_NLEVELS; l++)
+        last = lv[l].on ? l : last;
+    if (last >= 0 && t->cache[last].inclusive == 0) {
+        pemit_comment(e, "hwloc: the %s is not inclusive (\"Inclusive\" 0, from CPUID)",
+                      kLevelName[last]);
+        pemit_prop(e, "last_level_inclusive", "0");
+    }
 }
 
 /* --- TLBs ------------------------------------------------------------------ */

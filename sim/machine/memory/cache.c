@@ -1,5 +1,5 @@
-/* cache: set-associative LRU caches in an inclusive hierarchy. Theory of
- * operation.
+/* cache: set-associative LRU caches in a hierarchy, inclusive or with a
+ * non-inclusive last level. Theory of operation.
  *
  * Each level (l1i, l1d, l2, l3, as the platform has them) has one instance
  * per scope group: per CPU, per NUMA node or per package. An instance is
@@ -24,6 +24,14 @@
  * leaving the last level, it is lost to them (drop callback). So a line a
  * CPU holds in any level is in its last level, which is where the coherence
  * model (coherence.c) looks when it asks whether the CPU holds it.
+ *
+ * A non-inclusive last level (platform last_level_inclusive = 0: AMD's and
+ * recent Intel servers' L3s) breaks only the last step: its victim stays in
+ * the levels above, and the CPUs of its instance that hold it there keep it.
+ * A CPU loses a line when it leaves the last of its levels that had it: the
+ * last level, or a level above (its own LRU victim) that the last level no
+ * longer backs. So a line a CPU holds is in one of its levels, and a line it
+ * does not hold is in none of its private levels, either way.
  */
 #include "cache.h"
 #include "lru_set.h"
@@ -106,6 +114,7 @@ struct hier {
         int l, fast;
     } top[2];
     int last;
+    int noninclusive; /* the last level's victims stay in the levels above */
     uint64_t max_lines;
     hier_drop_fn drop;
     void *ctx;
@@ -220,6 +229,7 @@ hier_t *hier_create(const platform_t *p, hier_drop_fn drop, void *ctx)
         h->top[side].fast = L->fast; /* a path's first level is dense */
     }
     h->last = h->path[HIER_DATA][h->npath[HIER_DATA] - 1];
+    h->noninclusive = p->last_noninclusive && h->last >= CACHE_L2;
     for (int k = 0; k < h->npath[HIER_DATA]; k++) {
         const level_t *L = &h->lv[h->path[HIER_DATA][k]];
         uint64_t lines = (uint64_t)L->nsets * L->ways;
@@ -417,17 +427,35 @@ static __attribute__((noinline)) uint64_t *set_grow(level_t *L, int k, uint32_t 
 
 /* --- the hierarchy -------------------------------------------------------- */
 
-/* The victim v left instance k of level l: it leaves the levels above l of
- * the CPUs sharing k, and, from the last level, their coherence copies. */
+/* Does cpu hold tag in a level of its data or code path from lo to hi? */
+static int holds_between(const hier_t *h, int cpu, int lo, int hi, uint64_t tag)
+{
+    for (int u = lo; u <= hi; u++)
+        if (hier_holds(h, cpu, (cache_level_t)u, tag))
+            return 1;
+    return 0;
+}
+
+/* The victim v left instance k of level l. Inclusive: it leaves the
+ * levels above l of the CPUs sharing k, and, from the last level, their
+ * coherence copies. A non-inclusive last level's victim stays above: a
+ * CPU loses it when no level of its holds it any longer, from the last
+ * level or from a level above whose victim the last level no longer has. */
 static void evicted(hier_t *h, int l, int k, uint64_t v)
 {
     const level_t *L = &h->lv[l];
+    int stays_above = l == h->last && h->noninclusive;
     for (int m = L->first[k]; m < L->first[k + 1]; m++) {
         int cpu = L->members[m];
-        for (int u = 0; u < l && l >= CACHE_L2; u++)
+        for (int u = 0; u < l && l >= CACHE_L2 && !stays_above; u++)
             if (h->lv[u].present)
                 hier_remove_at(h, cpu, (cache_level_t)u, v);
-        if (l == h->last && !(v & TAG_FOREIGN) && h->drop)
+        if ((v & TAG_FOREIGN) || !h->drop)
+            continue;
+        int lost = l == h->last ? !stays_above || !holds_between(h, cpu, 0, l - 1, v)
+                                : h->noninclusive && l >= CACHE_L2 &&
+                                      !holds_between(h, cpu, l + 1, h->last, v);
+        if (lost)
             h->drop(h->ctx, cpu, v);
     }
 }
@@ -642,12 +670,10 @@ void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag)
     }
 }
 
-size_t hier_last_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap)
+/* Appends the tags of instance k of L, foreign ones left out, to *buf. */
+static size_t inst_tags(const level_t *L, int k, uint64_t **buf, size_t *cap, size_t n)
 {
-    const level_t *L = &h->lv[h->last];
-    int k = L->inst_of[cpu];
     const inst_t *I = &L->inst[k];
-    size_t n = 0;
     for (uint32_t u = 0; u < inst_slots(L, I); u++) {
         const uint64_t *set = inst_slot(L, k, u);
         for (uint32_t w = 0; set && w < L->ways && lru_live(set[w]); w++) {
@@ -660,6 +686,15 @@ size_t hier_last_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap)
             (*buf)[n++] = set[w];
         }
     }
+    return n;
+}
+
+size_t hier_held_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap)
+{
+    size_t n = 0;
+    for (int l = h->noninclusive ? 0 : h->last; l <= h->last; l++)
+        if (h->lv[l].present)
+            n = inst_tags(&h->lv[l], h->lv[l].inst_of[cpu], buf, cap, n);
     return n;
 }
 

@@ -6,7 +6,9 @@
  * inclusive: a line leaving a level leaves the levels above it in the same
  * scope, and a line leaving the last level is lost to every CPU of that
  * level's scope, which hier_t reports through its drop callback so that the
- * coherence model forgets their copies.
+ * coherence model forgets their copies. A platform may make the last level
+ * non-inclusive: its victims stay above, and a CPU loses a line when none
+ * of its levels holds it any longer (the same callback).
  *
  * Lines are named by a 64-bit tag: the coherence line index for memory
  * lines, or a foreign tag (tags.h: TAG_FOREIGN) for the lines that
@@ -38,7 +40,7 @@ void hier_destroy(hier_t *h);
 int hier_access(hier_t *h, int cpu, uint64_t tag, hier_side_t side);
 
 /* hier_access of a tag that none of cpu's private levels has (the caller
- * knows: a line cpu does not hold, by inclusion), which skips looking
+ * knows: a line cpu does not hold, see cache.c), which skips looking
  * there. Debug builds check the promise (abort). */
 int hier_access_unheld(hier_t *h, int cpu, uint64_t tag, hier_side_t side);
 
@@ -74,10 +76,11 @@ void hier_remove_at(hier_t *h, int cpu, cache_level_t l, uint64_t tag);
  * NULL when the level is absent. The array belongs to h. */
 const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n);
 
-/* The tags of cpu's instance of the last level, foreign ones left out,
- * in *buf (grown as needed; *cap is its room, the caller frees it): every
- * line cpu holds is among them (inclusion). Returns how many. */
-size_t hier_last_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap);
+/* The tags of cpu's instance of the last level, and of every level above
+ * when the last is non-inclusive (a tag may then come twice), foreign ones
+ * left out, in *buf (grown as needed; *cap is its room, the caller frees
+ * it): every line cpu holds is among them. Returns how many. */
+size_t hier_held_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap);
 
 /* Empties cpu's private levels (foreign lines too) but for the lines for
  * which keep(ctx, tag) says 1 (keep NULL: none), which keep their order.

@@ -311,11 +311,11 @@ static int level_of(mem_t *m, const line_t *l, int cpu, uint64_t li, int held, h
 {
     if (!m->hier)
         return -1;
-    /* not held: in none of cpu's private levels (inclusion), see cache.c */
+    /* not held: in none of cpu's private levels, see cache.c */
     int lvl =
         held ? hier_access(m->hier, cpu, li, side) : hier_access_unheld(m->hier, cpu, li, side);
     if (held && lvl < 0)
-        abort(); /* a simulator bug: inclusion says a held line is in the last level */
+        abort(); /* a simulator bug: a held line is in one of cpu's levels (cache.c) */
     if (!held && l->owner >= 0 && l->dirty)
         return -1;
     return lvl;
@@ -505,14 +505,14 @@ static int keep_code(void *ctx, uint64_t tag)
     return !(tag & TAG_FOREIGN) && (m->lines[tag].pad & PAD_CODE);
 }
 
-/* With a hierarchy, the lines cpu holds are in its last level (inclusion),
- * where a flush finds them: no list is kept as they come, one miss at a
+/* With a hierarchy, the lines cpu holds are in its levels (the last one,
+ * when it is inclusive), where a flush finds them: no list is kept as they come, one miss at a
  * time. The lines are let go in another order than they came, to the same
  * end: letting go of one changes no other. */
 void mem_flush(mem_t *m, int cpu, int with_code)
 {
     if (m->hier) {
-        size_t n = hier_last_tags(m->hier, cpu, &m->flushed, &m->capflushed);
+        size_t n = hier_held_tags(m->hier, cpu, &m->flushed, &m->capflushed);
         for (size_t i = 0; i < n; i++) {
             line_t *l = &m->lines[m->flushed[i]];
             if (((l->pad & PAD_CODE) && !with_code) || !let_go(l, cpu))

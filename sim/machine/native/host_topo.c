@@ -95,6 +95,8 @@ static void read_cache(hwloc_topology_t topo, hwloc_obj_type_t ty, hwloc_obj_t p
     c->associativity = o->attr->cache.associativity;
     c->instances = n;
     c->uniform = 1;
+    const char *incl = hwloc_obj_get_info_by_name(o, "Inclusive");
+    c->inclusive = incl ? incl[0] == '1' : -1;
     for (int i = 0; i < n; i++) {
         hwloc_obj_t x = hwloc_get_obj_by_type(topo, ty, (unsigned)i);
         if (x->attr->cache.size != o->attr->cache.size ||

@@ -32,6 +32,7 @@ typedef struct {
     int scope_pus;            /* PUs of its scope (1 for cpu) */
     int instances;            /* objects of this level */
     int uniform;              /* all instances have the same size and ways */
+    int inclusive;            /* hwloc's "Inclusive" info (x86 CPUID): 1, 0, -1 unknown */
 } host_cache_t;
 
 typedef struct {

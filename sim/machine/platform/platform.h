@@ -112,6 +112,7 @@ typedef struct {
     platform_cache_t cache[CACHE_NLEVELS]; /* all bytes 0: infinite caches */
     int ncache_levels;                     /* levels present */
     int l1d_write_through; /* stores are served by l2 (Itanium 2: l1d caches integer loads) */
+    int last_noninclusive; /* prop last_level_inclusive = 0: the last level's victims stay above */
     int *cpu_package;      /* [ncpus] host prop "package", else the node */
     int text_node;         /* kernel text's home (prop text_node, default 0) */
     platform_footprint_t footprint;

@@ -11,6 +11,8 @@
  *          feeds); a level holds at least the bytes of the one above it, and
  *          scopes never narrow going down (cpu, node, package);
  *          l1d_write_through 0 or 1 (needs l2): a store costs l2's latency;
+ *          last_level_inclusive 0 or 1 (default 1; 0 needs l2): whether a
+ *          line the last level evicts leaves the levels above it;
  *   code   text_node (default 0) names an existing node; code_UNIT_bytes >= 0;
  *   fill   tick_footprint_lines, work_lines_per_mcycle,
  *          noise_lines_per_mcycle >= 0;
@@ -244,6 +246,13 @@ int platform_check_caches(platform_t *p, err_t *e)
         return where(p, platform_param(p, "l1d_write_through"), e,
                      "property 'l1d_write_through' must be 0 or 1, and 1 needs level 'l2'");
     p->l1d_write_through = wt == 1;
+    double incl = 1;
+    if (number(p, "last_level_inclusive", 0, 1, &incl, e) < 0)
+        return -1;
+    if (incl > 1 || (!incl && !p->cache[CACHE_L2].bytes))
+        return where(p, platform_param(p, "last_level_inclusive"), e,
+                     "property 'last_level_inclusive' must be 0 or 1, and 0 needs level 'l2'");
+    p->last_noninclusive = incl == 0;
     double tn = 0;
     if (number(p, "text_node", 0, 1, &tn, e) < 0)
         return -1;
