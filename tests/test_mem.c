@@ -556,7 +556,7 @@ enum { NOISE_LINES = 256 };
  * cycles of noise: CPU 0's time alone, or CPU 1's too (both), and then
  * 10^6 more cycles of CPU 1's (later). A private l1d, an l3 of 512 lines
  * the two CPUs share, noise at 320 lines a 10^6 cycles (5 in each set). */
-static int noise_survivors(int both, int later)
+static int noise_survivors(int both, int later, int private_only)
 {
     static int node[2] = {0, 0};
     static uint32_t lat0[1] = {0};
@@ -565,6 +565,7 @@ static int noise_survivors(int both, int later)
     p->cache[CACHE_L3] = (platform_cache_t){64 * 8 * 64, 8, 10, SCOPE_NODE};
     p->ncache_levels = 2;
     p->footprint.noise_per_mcycle = 320;
+    p->footprint.noise_private = private_only;
     mem_t *m = mem_create(p);
     maddr_t a = mem_alloc(m, 0, NOISE_LINES * 64);
     for (int i = 0; i < NOISE_LINES; i++)
@@ -586,11 +587,20 @@ static int noise_survivors(int both, int later)
  * the noise's rate, not twice it, and its clock moves on with either CPU. */
 START_TEST(shared_level_takes_noise_once)
 {
-    int alone = noise_survivors(0, 0);
+    int alone = noise_survivors(0, 0, 0);
     ck_assert_msg(alone > 0 && alone < NOISE_LINES, "CPU 0 kept %d of %d lines", alone,
                   NOISE_LINES);
-    ck_assert_int_eq(noise_survivors(1, 0), alone);
-    ck_assert_int_lt(noise_survivors(1, 1), alone);
+    ck_assert_int_eq(noise_survivors(1, 0, 0), alone);
+    ck_assert_int_lt(noise_survivors(1, 1, 0), alone);
+}
+END_TEST
+
+/* noise_scope = cpu: the noise empties CPU 0's own l1d, never the l3 it
+ * shares, so every line stays held (in the l3) however long both wait. */
+START_TEST(private_noise_spares_shared_levels)
+{
+    ck_assert_int_eq(noise_survivors(1, 1, 1), NOISE_LINES);
+    ck_assert_int_lt(noise_survivors(1, 1, 0), NOISE_LINES);
 }
 END_TEST
 
@@ -611,6 +621,7 @@ static Suite *mem_suite(void)
     tcase_add_test(t, poke_words_writes_a_range);
     tcase_add_test(t, hit_matches_access_flat);
     tcase_add_test(t, shared_level_takes_noise_once);
+    tcase_add_test(t, private_noise_spares_shared_levels);
     suite_add_tcase(s, t);
     return s;
 }

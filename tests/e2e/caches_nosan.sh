@@ -47,6 +47,7 @@ bad "l3 without l2" l3_bytes l1d_bytes=16384 l1d_ways=4 l1d_cycles=2 l3_bytes=31
 bad "a text node that does not exist" text_node "${levels[@]}" text_node=16
 bad "a negative footprint" tick_footprint_lines "${levels[@]}" tick_footprint_lines=-3
 bad "a write-through flag that is not 0 or 1" l1d_write_through "${levels[@]}" l1d_write_through=2
+bad "an unknown noise scope" noise_scope "${levels[@]}" noise_scope=node
 bad "an inclusion flag that is not 0 or 1" last_level_inclusive "${levels[@]}" last_level_inclusive=0.5
 bad "a non-inclusive last level with nothing above" last_level_inclusive l1d_bytes=16384 l1d_ways=4 l1d_cycles=2 last_level_inclusive=0
 bad "a code size that is no number" code_mod_timer_bytes "${levels[@]}" code_mod_timer_bytes=big

@@ -10,8 +10,11 @@
  * instance of a shared level has a clock of its own, which whichever of
  * its CPUs steps moves on. (Counted per CPU, an L3 shared by two idle CPUs
  * would lose its lines twice as fast as under one, and the host's pause
- * probe, one CPU at a time, cannot tell the two apart.) The work
- * footprint is the CPU's own work, through every level.
+ * probe, one CPU at a time, cannot tell the two apart.) With noise_scope
+ * = cpu it reaches the levels that are each CPU's own only: software that
+ * shares a core, not the last level (an SMT sibling, a virtual CPU that
+ * moves between the cores of one L3). The work footprint is the CPU's
+ * own work, through every level.
  */
 #include "memory_internal.h"
 #include "xalloc.h"
@@ -31,8 +34,8 @@ void mem_footprint_init(mem_t *m)
     m->work_carry = xcalloc(n, sizeof *m->work_carry);
     m->noise_carry = xcalloc(n, sizeof *m->noise_carry);
     m->noise_at = xcalloc(n, sizeof *m->noise_at);
-    if (p->footprint.noise_per_mcycle <= 0)
-        return;
+    if (p->footprint.noise_per_mcycle <= 0 || p->footprint.noise_private)
+        return; /* no clock for a shared level: the noise does not reach it */
     for (int l = CACHE_L1D; l < CACHE_NLEVELS; l++) /* the data side's levels */
         for (int cpu = 0; cpu < p->ncpus && !m->shared_noise[l]; cpu++)
             if (hier_shared_instance(m->hier, (cache_level_t)l, cpu) >= 0)

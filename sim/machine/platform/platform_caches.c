@@ -15,7 +15,8 @@
  *          line the last level evicts leaves the levels above it;
  *   code   text_node (default 0) names an existing node; code_UNIT_bytes >= 0;
  *   fill   tick_footprint_lines, work_lines_per_mcycle,
- *          noise_lines_per_mcycle >= 0;
+ *          noise_lines_per_mcycle >= 0; noise_scope all (default) or
+ *          cpu (the noise reaches only the levels that are a CPU's own);
  *   tlb    NAME_entries [NAME_ways] [NAME_cycles], NAME = dtlb1 itlb1 dtlb2
  *          itlb2: entries 1..65536 a multiple of ways (default: entries,
  *          fully associative), cycles >= 0 (default 0); dtlb1 needs level
@@ -266,6 +267,11 @@ int platform_check_caches(platform_t *p, err_t *e)
         number(p, "work_lines_per_mcycle", 0, 0, &p->footprint.work_per_mcycle, e) < 0 ||
         number(p, "noise_lines_per_mcycle", 0, 0, &p->footprint.noise_per_mcycle, e) < 0)
         return -1;
+    const platform_param_t *ns = platform_param(p, "noise_scope");
+    if (ns && strcmp(ns->value, "all") != 0 && strcmp(ns->value, "cpu") != 0)
+        return where(p, ns, e, "property 'noise_scope' must be 'all' or 'cpu', not '%s'",
+                     ns->value);
+    p->footprint.noise_private = ns && strcmp(ns->value, "cpu") == 0;
     if (read_tlbs(p, e) < 0 || read_core(p, e) < 0)
         return -1;
     for (int i = 0; i < p->nparams; i++) {
