@@ -506,9 +506,9 @@ static int keep_code(void *ctx, uint64_t tag)
 }
 
 /* With a hierarchy, the lines cpu holds are in its levels (the last one,
- * when it is inclusive), where a flush finds them: no list is kept as they come, one miss at a
- * time. The lines are let go in another order than they came, to the same
- * end: letting go of one changes no other. */
+ * when it is inclusive), where a flush finds them: no list is kept as they
+ * come, one miss at a time. The lines are let go in another order than
+ * they came, to the same end: letting go of one changes no other. */
 void mem_flush(mem_t *m, int cpu, int with_code)
 {
     if (m->hier) {
