@@ -324,7 +324,7 @@ static void write_levels(pemit_t *e, const host_topo_t *t, const level_t *lv)
     }
     /* Whether the last level kept backs the levels above it: on AMD's L3
      * (a victim cache) and recent Intel servers' it does not, and a line
-     * it evicts stays in a core's L2 (docs/caches.md, "Inclusion"). */
+     * it evicts stays in a core's L2 (docs/caches.md, "Levels"). */
     int last = -1;
     for (int l = HOST_L2; l < HOST_NLEVELS; l++)
         last = lv[l].on ? l : last;
