@@ -186,7 +186,7 @@ static void wait_front(cpu_t *c, struct core *k)
 
 /* Issues n instructions in program order: in order on the counter,
  * core_width a cycle; out of order in the background (issue_front). */
-static void issue(cpu_t *c, struct core *k, uint64_t n)
+static inline void issue(cpu_t *c, struct core *k, uint64_t n)
 {
     if (k->k.kind == CORE_OOO) {
         issue_front(c, k, n, c->now);
@@ -194,10 +194,12 @@ static void issue(cpu_t *c, struct core *k, uint64_t n)
     }
     uint64_t width = (uint64_t)k->k.width;
     k->insn += n;
-    uint64_t sum = k->slot + n;
-    k->slot = sum % width;
-    if (sum / width)
-        c->an.issue_cycles += sim_wait_until(c, c->now + sum / width);
+    k->slot += n;
+    if (k->slot < width) /* most loads and stores: the cycle is not full */
+        return;
+    uint64_t cycles = k->slot / width;
+    k->slot -= cycles * width;
+    c->an.issue_cycles += sim_wait_until(c, c->now + cycles);
 }
 
 /* Waits until every load issued has ended. */
@@ -243,6 +245,8 @@ static void wait_dependences(cpu_t *c, struct core *k, maddr_t a, int by_value)
  * counts the miss as overlapped when another is outstanding. */
 static miss_t *mshr(cpu_t *c, struct core *k)
 {
+    if (k->misses_end <= c->now) /* none outstanding: the scan below would pick the first */
+        return &k->miss[0];
     for (;;) {
         miss_t *free_one = NULL, *first = NULL;
         int busy = 0;
@@ -350,8 +354,9 @@ static uint64_t core_read(cpu_t *c, maddr_t a)
 {
     uint64_t v;
     cpu_tok_t t = load(c, a, 0, 1, &v);
-    if (c->core->k.kind == CORE_INORDER)
-        core_use(c, t);
+    struct core *k = c->core;
+    if (k->k.kind == CORE_INORDER)
+        stall_until(c, k->ring[t & k->mask].ready); /* core_use of the load just issued */
     return v;
 }
 
@@ -429,6 +434,31 @@ static void core_barrier(cpu_t *c, int kind)
     sim_ops.barrier(c, kind);
 }
 
+/* cpu_exec of a unit whose lines are all free private hits (no fetch
+ * would take a step or cost a cycle): what core_exec does with every
+ * cost 0. Each line's share issues in turn, as there, where a tick may
+ * come between them; in order, with no tick due before the last could
+ * issue, the shares together wait what each waits in turn. */
+static void exec_known(cpu_t *c, struct core *k, const sim_code_t *u)
+{
+    uint64_t n = u->lines, issued = 0;
+    if (k->k.kind == CORE_INORDER &&
+        c->irq_at > c->now + (k->slot + u->insns) / (uint64_t)k->k.width) {
+        issue(c, k, u->insns);
+        return;
+    }
+    if (k->k.kind == CORE_OOO && k->fe < c->now)
+        k->fe = c->now;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t upto = u->insns * (i + 1) / n;
+        if (k->k.kind == CORE_OOO)
+            issue_front(c, k, upto - issued, c->now);
+        else
+            issue(c, k, upto - issued);
+        issued = upto;
+    }
+}
+
 /* cpu_exec: the front end consumes line i once it has arrived and issues
  * its share of the unit's instructions; when it reaches line i, lines up
  * to i + core_fetch_ahead are on their way (each looked up now, in the
@@ -445,14 +475,20 @@ static void core_exec(cpu_t *c, int code)
     const sim_code_t *u = &m->code[code];
     struct core *k = c->core;
     int ooo = k->k.kind == CORE_OOO;
+    uint64_t ver;
+    if (sim_code_known(c, code, &ver)) {
+        exec_known(c, k, u);
+        return;
+    }
     uint64_t n = u->lines, ahead = (uint64_t)k->k.fetch_ahead, next = 0, issued = 0;
     uint64_t ready[CORE_FETCH_MAX + 1];
     maddr_t a = u->addr, line = (maddr_t)m->p->line_bytes;
+    int private = 1;
     if (ooo && k->fe < c->now)
         k->fe = c->now;
     for (uint64_t i = 0; i < n; i++) {
         for (; next < n && next <= i + ahead; next++) {
-            uint32_t cost = sim_fetch_line(c, a + next * line);
+            uint32_t cost = sim_fetch_line(c, a + next * line, &private);
             uint64_t asked = ooo && next ? k->fe : c->now;
             ready[next % (ahead + 1)] = asked + cost;
             c->an.hidden_cycles += cost;
@@ -468,6 +504,7 @@ static void core_exec(cpu_t *c, int code)
             issue(c, k, upto - issued);
         issued = upto;
     }
+    sim_code_fetched(c, code, ver, private);
 }
 
 /* Interrupts enabled again: where the platform says it serialises (ia64's

@@ -507,10 +507,24 @@ static inline uint32_t fetch_line(cpu_t *c, maddr_t a, int *private)
     return cost;
 }
 
-uint32_t sim_fetch_line(cpu_t *c, maddr_t a)
+uint32_t sim_fetch_line(cpu_t *c, maddr_t a, int *private)
 {
-    int private = 1;
-    return fetch_line(c, a, &private);
+    return fetch_line(c, a, private);
+}
+
+int sim_code_known(cpu_t *c, int code, uint64_t *ver)
+{
+    *ver = code < CODE_MEMO ? mem_code_version(c->m->mem, c->id) : 0;
+    if (!*ver || c->code_ver[code] != *ver)
+        return 0;
+    c->an.code_lines += c->m->code[code].lines;
+    return 1;
+}
+
+void sim_code_fetched(cpu_t *c, int code, uint64_t ver, int private)
+{
+    if (ver && private && mem_code_version(c->m->mem, c->id) == ver)
+        c->code_ver[code] = ver;
 }
 
 /* cpu_exec: every line of the unit is fetched, each a step of its own (a
@@ -518,19 +532,14 @@ uint32_t sim_fetch_line(cpu_t *c, maddr_t a)
 static void sim_exec(cpu_t *c, int code)
 {
     machine_t *m = c->m;
-    if (code < 0 || code >= m->ncode)
+    uint64_t ver;
+    if (code < 0 || code >= m->ncode || sim_code_known(c, code, &ver))
         return;
-    uint64_t ver = code < CODE_MEMO ? mem_code_version(m->mem, c->id) : 0;
-    if (ver && c->code_ver[code] == ver) { /* the loop below would change nothing */
-        c->an.code_lines += m->code[code].lines;
-        return;
-    }
     maddr_t a = m->code[code].addr;
     int line = m->p->line_bytes, private = 1;
     for (uint64_t i = 0; i < m->code[code].lines; i++, a += (maddr_t)line)
         c->now += fetch_line(c, a, &private);
-    if (ver && private && mem_code_version(m->mem, c->id) == ver)
-        c->code_ver[code] = ver;
+    sim_code_fetched(c, code, ver, private);
 }
 
 static void sim_work(cpu_t *c, uint64_t cycles)
@@ -658,7 +667,7 @@ static void sim_idle_until(cpu_t *c, uint64_t cycle)
     c->an.work_cycles += sim_wait_until(c, cycle);
 }
 
-void sim_poll_irq(cpu_t *c)
+void sim_take_ticks(cpu_t *c)
 {
     poll_irq(c);
 }

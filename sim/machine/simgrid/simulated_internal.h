@@ -139,15 +139,28 @@ int sim_code_bytes(machine_t *m, const char *unit, uint64_t bytes);
 void sim_flush_cache(cpu_t *c, int with_code);
 
 /* Steps for the core (core.c), which wraps the operations above and those
- * of sim_ops (simulated.c). sim_poll_irq takes the ticks due now.
+ * of sim_ops (simulated.c).
+ * sim_poll_irq takes the ticks due now (inline: most accesses have none).
  * sim_wait_until advances c to cycle, taking the ticks due on the way at
  * their cycle, and returns the cycles that were not theirs.
  * sim_fetch_line fetches the code line at a now (a step), counts it
  * (code_lines, code_misses, code_cycles...), and returns its cost without
- * charging it. */
-void sim_poll_irq(cpu_t *c);
+ * charging it; *private is cleared when the fetch took a step.
+ * sim_code_known: nonzero when every line of unit code is known to be a
+ * free private hit (the unit's lines are then counted and need no fetch);
+ * else *ver is what sim_code_fetched needs once the unit is fetched, with
+ * private still set if every fetch was private: then the next
+ * sim_code_known at the same version knows it. */
+void sim_take_ticks(cpu_t *c);
+static inline void sim_poll_irq(cpu_t *c)
+{
+    if (c->irq_at <= c->now)
+        sim_take_ticks(c);
+}
 uint64_t sim_wait_until(cpu_t *c, uint64_t cycle);
-uint32_t sim_fetch_line(cpu_t *c, maddr_t a);
+uint32_t sim_fetch_line(cpu_t *c, maddr_t a, int *private);
+int sim_code_known(cpu_t *c, int code, uint64_t *ver);
+void sim_code_fetched(cpu_t *c, int code, uint64_t ver, int private);
 
 /* A CPU runs its program, then takes ticks until the machine stops.
  * sim_cpu_main is the SimGrid actor of a CPU under the reference scheduler
