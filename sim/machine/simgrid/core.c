@@ -346,15 +346,42 @@ static uint64_t core_read_dep(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok
     return v;
 }
 
+/* In order, a load used at once, when nothing can make it wait before it
+ * is performed: its ring slot is free, no miss is outstanding and no tick
+ * is due. What load() and core_use do then, less what cannot matter: the
+ * miss register of a miss that ends before the next instruction (no later
+ * load can find it busy, or its line still on the way). */
+static uint64_t read_used(cpu_t *c, struct core *k, maddr_t a, load_t *l)
+{
+    if (l->seq > k->done)
+        k->done = l->seq;
+    uint64_t t0 = c->now;
+    uint64_t v = sim_ops.read(c, a);
+    uint64_t ready = c->now;
+    c->now = t0;
+    c->an.hidden_cycles += ready - t0;
+    *l = (load_t){.seq = ++k->seq, .ready = ready, .insn = k->insn, .val = v};
+    if (ready > k->drain)
+        k->drain = ready;
+    issue(c, k, 1);
+    stall_until(c, ready);
+    return v;
+}
+
 /* A plain load. In order its use is the next instruction (the caller
  * holds the value). Out of order nothing waits for it but what depends on
  * it (wait_dependences) and the drains: the simulation knows the value, so
  * branches on it are predicted right. */
 static uint64_t core_read(cpu_t *c, maddr_t a)
 {
+    struct core *k = c->core;
+    if (k->k.kind == CORE_INORDER && k->ring && k->misses_end <= c->now && c->irq_at > c->now) {
+        load_t *l = &k->ring[(k->seq + 1) & k->mask];
+        if (l->ready <= c->now)
+            return read_used(c, k, a, l);
+    }
     uint64_t v;
     cpu_tok_t t = load(c, a, 0, 1, &v);
-    struct core *k = c->core;
     if (k->k.kind == CORE_INORDER)
         stall_until(c, k->ring[t & k->mask].ready); /* core_use of the load just issued */
     return v;
