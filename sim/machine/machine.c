@@ -166,6 +166,8 @@ void cpu_branch(cpu_t *c, cpu_tok_t tok)
 
 uint64_t cpu_read_branch(cpu_t *c, maddr_t a)
 {
+    if (cpu_ops(c)->read_branch)
+        return cpu_ops(c)->read_branch(c, a);
     cpu_tok_t tok;
     uint64_t v = cpu_read_dep(c, a, 0, &tok);
     cpu_branch(c, tok);

@@ -43,6 +43,8 @@ typedef struct machine_ops {
     uint64_t (*read_dep)(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok);
     void (*use)(cpu_t *c, cpu_tok_t tok);
     void (*branch)(cpu_t *c, cpu_tok_t tok);
+    /* cpu_read_branch in one call; NULL: read_dep, then branch */
+    uint64_t (*read_branch)(cpu_t *c, maddr_t a);
     void (*serialize)(cpu_t *c);
     /* access counters and Paje states; a backend without them: NULL */
     void (*anatomy)(const cpu_t *c, cpu_anatomy_t *out);

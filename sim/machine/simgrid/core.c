@@ -387,6 +387,19 @@ static uint64_t core_read(cpu_t *c, maddr_t a)
     return v;
 }
 
+/* cpu_read_branch: cpu_read_dep with no dependence, then cpu_branch on
+ * it. In order the branch uses the value, as a plain load's next
+ * instruction does (core_read); out of order it is predicted, and the
+ * load waits for nothing it did not name. */
+static uint64_t core_read_branch(cpu_t *c, maddr_t a)
+{
+    if (c->core->k.kind == CORE_INORDER)
+        return core_read(c, a);
+    uint64_t v;
+    load(c, a, 0, 0, &v);
+    return v;
+}
+
 /* An acquire load: out of order on weak order (ldar), later loads wait for
  * it; on tso every load is one, and it is a plain load. */
 static uint64_t core_read_acquire(cpu_t *c, maddr_t a)
@@ -582,6 +595,7 @@ void core_attach(machine_t *m)
     g_core_ops.read_dep = core_read_dep;
     g_core_ops.use = core_use;
     g_core_ops.branch = core_branch;
+    g_core_ops.read_branch = core_read_branch;
     g_core_ops.serialize = core_serialize;
     g_core_ops.irq_enable = core_irq_enable;
     g_core_ops.now = core_now;
