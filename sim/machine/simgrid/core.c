@@ -360,11 +360,29 @@ static uint64_t read_used(cpu_t *c, struct core *k, maddr_t a, load_t *l)
     uint64_t ready = c->now;
     c->now = t0;
     c->an.hidden_cycles += ready - t0;
-    *l = (load_t){.seq = ++k->seq, .ready = ready, .insn = k->insn, .val = v};
+    /* in order, a load's insn and val are never read (the window and
+     * wait_dependences are out of order's) */
+    l->seq = ++k->seq;
+    l->ready = ready;
     if (ready > k->drain)
         k->drain = ready;
-    issue(c, k, 1);
-    stall_until(c, ready);
+    if (c->irq_at <= ready + 1) { /* a tick may come in the waits: take it there */
+        issue(c, k, 1);
+        stall_until(c, ready);
+        return v;
+    }
+    k->insn++; /* issue(c, k, 1) and stall_until(c, ready), with no tick on the way */
+    if (++k->slot == (uint64_t)k->k.width) {
+        k->slot = 0;
+        c->now++;
+        c->an.issue_cycles++;
+    }
+    if (ready > c->now) {
+        uint64_t w = ready - c->now;
+        c->now = ready;
+        c->an.stall_cycles += w;
+        c->an.hidden_cycles -= w;
+    }
     return v;
 }
 
