@@ -512,21 +512,6 @@ uint32_t sim_fetch_line(cpu_t *c, maddr_t a, int *private)
     return fetch_line(c, a, private);
 }
 
-int sim_code_known(cpu_t *c, int code, uint64_t *ver)
-{
-    *ver = code < CODE_MEMO ? mem_code_version(c->m->mem, c->id) : 0;
-    if (!*ver || c->code_ver[code] != *ver)
-        return 0;
-    c->an.code_lines += c->m->code[code].lines;
-    return 1;
-}
-
-void sim_code_fetched(cpu_t *c, int code, uint64_t ver, int private)
-{
-    if (ver && private && mem_code_version(c->m->mem, c->id) == ver)
-        c->code_ver[code] = ver;
-}
-
 /* cpu_exec: every line of the unit is fetched, each a step of its own (a
  * fetch changes shared state: who holds the line, a shared level's LRU). */
 static void sim_exec(cpu_t *c, int code)
