@@ -117,23 +117,44 @@ static double chase_median(const probe_result_t *pr, double lo, double hi, int *
     return *n ? median_of(c, *n) : 0;
 }
 
+/* Median of the probe's same-node load_mem rows (a load missing to this
+ * node's memory); *n gets their count. */
+static double load_mem_median(const probe_result_t *pr, int *n)
+{
+    double c[256];
+    *n = 0;
+    for (int i = 0; pr && i < pr->nrows && *n < 256; i++)
+        if (!strcmp(pr->rows[i].probe, "load_mem") && pr->rows[i].from_node == pr->rows[i].to_node)
+            c[(*n)++] = pr->rows[i].median;
+    return *n ? median_of(c, *n) : 0;
+}
+
 /* The last level's capacity as this host's CPUs get it. In a guest, or
  * beside other tenants, a shared L3 can hold much less for us than hwloc
- * says (the development machine's 32 MB L3 served a chase like memory from
- * 6 MB on). When the chase has rows beyond the level (memory: their
- * median), the level ends at the last row, below the first one that costs
- * more than the geometric mean of the level's own latency and memory's;
- * the size is that row's, rounded down to whole sets, if it is smaller than
- * hwloc's and still bigger than the level above. */
+ * says (one development machine's 32 MB L3 served a chase like memory from
+ * 6 MB on; another guest's CPUID claims 508 MB per CPU, and its chase
+ * reaches memory's cost at 8 MB). Memory's cost is the median of the chase
+ * rows beyond the level, or without any, of the probe's load_mem rows. The
+ * level ends at the last row, below the first one that costs more than the
+ * geometric mean of the level's own latency and memory's; the size is that
+ * row's, rounded down to whole sets, if it is smaller than hwloc's and
+ * still bigger than the level above. */
 static void effective_size(level_t *v, unsigned long long above, int line, const probe_result_t *pr,
                            const char *ppath)
 {
     double s[256], c[256], ms[256], mc[256];
-    int nm = sized_rows(pr, "chase_", (double)v->bytes, 1e300, ms, mc, 256);
+    int nm = sized_rows(pr, "chase_", (double)v->bytes, 1e300, ms, mc, 256), nl = 0;
     int n = sized_rows(pr, "chase_", 2.0 * (double)above, (double)v->bytes, s, c, 256);
-    if (!nm || !n || !(v->cycles > 0))
+    double mem = nm ? median_of(mc, nm) : load_mem_median(pr, &nl);
+    if (!(nm || nl) || !n || !(v->cycles > 0))
         return;
-    double mem = median_of(mc, nm); /* memory: the median of the rows beyond */
+    char from[120];
+    if (nm)
+        snprintf(from, sizeof from, "median of %d chase row%s beyond %llu bytes", nm,
+                 nm == 1 ? "" : "s", v->bytes);
+    else
+        snprintf(from, sizeof from, "median of %d load_mem row%s: no chase row beyond %llu bytes",
+                 nl, nl == 1 ? "" : "s", v->bytes);
     double cut = sqrt(v->cycles * mem);
     if (!(mem > 2 * v->cycles))
         return; /* no memory plateau above the level's: nothing to tell */
@@ -151,9 +172,9 @@ static void effective_size(level_t *v, unsigned long long above, int line, const
         return;
     snprintf(v->why_bytes + strlen(v->why_bytes), sizeof v->why_bytes - strlen(v->why_bytes),
              "; probe %s: the chase costs %g cycles at %.0f bytes, past the geometric mean "
-             "(%.1f) of the level's %g and memory's %g (median of %d rows beyond %llu bytes), "
-             "so this host's CPUs get %llu bytes of it: the last row below, in whole sets",
-             ppath, c[first], s[first], cut, v->cycles, mem, nm, v->bytes, eff);
+             "(%.1f) of the level's %g and memory's %g (%s), so this host's CPUs get %llu "
+             "bytes of it: the last row below, in whole sets",
+             ppath, c[first], s[first], cut, v->cycles, mem, from, eff);
     v->bytes = eff;
 }
 

@@ -174,6 +174,13 @@ sed 's/^chase_8388608,x,0,0,0,0,120,120,120,/chase_8388608,x,0,0,0,0,50,50,50,/'
 HWLOC_XMLFILE=$ccx run platform --from-host --probe chase8.csv -o ccxp8.xml
 [ "$rc" -eq 0 ] && [ "$(prop ccxp8.xml l3_bytes)" = 8388608 ] && ! grep -q "CPUs get" ccxp8.xml ||
     fail "chase with 8 MiB on the plateau: exit $rc, l3_bytes = $(prop ccxp8.xml l3_bytes), want 8388608"
+# no chase row beyond the level (a guest whose CPUID claims a huge L3):
+# memory's cost is the load_mem row's (250), the same cut, the same 4 MiB
+{ grep -v '^chase_16777216\|^chase_33554432' chase.csv; echo "load_mem,x,0,0,0,0,250,250,250,9"; } >chasem.csv
+HWLOC_XMLFILE=$ccx run platform --from-host --probe chasem.csv -o ccxpm.xml
+[ "$rc" -eq 0 ] && [ "$(prop ccxpm.xml l3_bytes)" = 4194304 ] &&
+    grep -q "memory's 250 (median of 1 load_mem row: no chase row beyond 8388608 bytes)" ccxpm.xml ||
+    fail "chase without rows beyond the L3: exit $rc, l3_bytes = $(prop ccxpm.xml l3_bytes), want 4194304 from load_mem"
 # a package-wide L3 over two nodes, ways unknown, a size to round down; and
 # an L2 smaller than L1D (left out, and the L3 below it)
 if command -v lstopo-no-graphics >/dev/null; then
