@@ -180,6 +180,11 @@ static int run_check_opts(int argc, run_opts_t *o, long timeout, const char *cpu
         return err_set(e, NULL, 0, "numasim run: no scenario file given (see --help)");
     if (o->out && nfiles > 1)
         return err_set(e, NULL, 0, "numasim run: -o takes one scenario file, %d given", nfiles);
+    if (o->out &&
+        strcmp(o->out, "-") == 0) /* the CSV and its .resolved.ini are renamed into place */
+        return err_set(e, NULL, 0,
+                       "numasim run: -o -: a run writes files (the CSV and its resolved "
+                       "configuration), not standard output; give -o OUT.csv");
     if (!native && (cpus || timeout != 30))
         return err_set(e, NULL, 0, "numasim run: --cpus and --timeout go with --native");
     if (native && o->trace)

@@ -57,6 +57,10 @@ expect2 contend-cpus "cont.ini:6: contend.cpus = 9, but platform smp4 has 4 CPUs
 expect2 set-core "--set: kernel.core" --set kernel.core=2.4 "$tmp/ok.ini"
 "$numasim" run -q -o /proc/nonexistent/x.csv "$tmp/ok.ini" 2> "$tmp/stderr"
 [ $? -eq 2 ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] || die "unwritable output: $(cat "$tmp/stderr")"
+(cd "$tmp" && "$numasim" run -q -o - "$tmp/ok.ini" > stdout 2> stderr)
+[ $? -eq 2 ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] && grep -q "give -o OUT.csv" "$tmp/stderr" ||
+    die "-o -: $(cat "$tmp/stderr")"
+[ ! -e "$tmp/-" ] && [ ! -e "$tmp/-.resolved.ini" ] || die "-o - wrote a file named -"
 "$numasim" run 2> /dev/null; [ $? -eq 2 ] || die "no argument: not exit 2"
 "$numasim" run --help | grep -q 'usage: numasim run' || die "--help"
 echo "ok"
