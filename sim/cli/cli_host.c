@@ -14,6 +14,7 @@ static void host_usage(FILE *f)
 {
     fprintf(f, "usage: numasim platform --from-host [-o FILE.xml] [--probe FILE.csv] "
                "[--name ID]\n"
+               "                                    [--executed]\n"
                "\n"
                "Writes a platform file of this host from hwloc: its CPUs, NUMA nodes and\n"
                "packages, the cache line size, the cache levels (size, ways, who shares\n"
@@ -21,7 +22,9 @@ static void host_usage(FILE *f)
                "one class within a package, one across packages). Memory costs and cache\n"
                "hit latencies (rows chase_S) come from a probe CSV (numasim probe) when\n"
                "given, else from documented defaults. Code sizes are those of numasim's own\n"
-               "functions, read from its symbol table. The TLBs come from CPUID (on this\n"
+               "functions, read from its symbol table, and their instructions those objdump\n"
+               "counts in them (every instruction, taken or not), or with --executed those a\n"
+               "call runs. The TLBs come from CPUID (on this\n"
                "system only), their costs and the first level's effective entries from the\n"
                "probe's pages_N rows when given. Every value carries a comment saying\n"
                "where it came from.\n"
@@ -29,7 +32,10 @@ static void host_usage(FILE *f)
                "\n"
                "  -o FILE         where to write it (default: standard output)\n"
                "  --probe FILE    probe CSV giving hit, atomic, memory, transfer and cache costs\n"
-               "  --name ID       the platform's zone id (default \"host\")\n");
+               "  --name ID       the platform's zone id (default \"host\")\n"
+               "  --executed      count the instructions each code unit executes per call:\n"
+               "                  valgrind's callgrind runs numasim run --native of\n"
+               "                  paper-table and modern-table (a few minutes; needs valgrind)\n");
 }
 
 /* The command line as recorded in the file: "--" cannot appear in an XML
@@ -63,12 +69,15 @@ static int valid_id(const char *s)
 
 /* Parses the options. Returns 0, 1 when --help was printed, or -1 with e. */
 static int host_parse_opts(int argc, char **argv, const char **out, const char **probe,
-                           const char **name, err_t *e)
+                           const char **name, int *executed, err_t *e)
 {
-    static const struct option lo[] = {
-        {"from-host", no_argument, NULL, 'F'},   {"output", required_argument, NULL, 'o'},
-        {"probe", required_argument, NULL, 'p'}, {"name", required_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+    static const struct option lo[] = {{"from-host", no_argument, NULL, 'F'},
+                                       {"output", required_argument, NULL, 'o'},
+                                       {"probe", required_argument, NULL, 'p'},
+                                       {"name", required_argument, NULL, 'n'},
+                                       {"executed", no_argument, NULL, 'x'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:p:n:h", lo, NULL)) != -1) {
@@ -83,6 +92,9 @@ static int host_parse_opts(int argc, char **argv, const char **out, const char *
             break;
         case 'n':
             *name = optarg;
+            break;
+        case 'x':
+            *executed = 1;
             break;
         case 'h':
             host_usage(stdout);
@@ -104,12 +116,13 @@ static int host_parse_opts(int argc, char **argv, const char **out, const char *
 /* Writes the platform of topology t to out (atomically, once it reads back
  * as a platform) or to standard output. Returns 0, or -1 with e. */
 static int host_write(const host_topo_t *t, const char *name, const probe_result_t *pr,
-                      const char *probe, const char *cmd, const char *out, err_t *e)
+                      const char *probe, const host_executed_t *x, const char *cmd, const char *out,
+                      err_t *e)
 {
     FILE *f = stdout;
     if (out && (outfile_ensure_dir(out, e) < 0 || !(f = outfile_open(out, e))))
         return -1;
-    if (host_write_platform(f, t, name, probe ? pr : NULL, probe, cmd) < 0) {
+    if (host_write_platform(f, t, name, probe ? pr : NULL, probe, x, cmd) < 0) {
         if (out)
             outfile_abort(f, out);
         return err_set(e, out ? out : "-", 0, "write failed");
@@ -132,7 +145,8 @@ int cli_from_host(int argc, char **argv)
 {
     const char *out = NULL, *probe = NULL, *name = "host";
     err_t e = {{0}};
-    int rc = host_parse_opts(argc, argv, &out, &probe, &name, &e);
+    int executed = 0;
+    int rc = host_parse_opts(argc, argv, &out, &probe, &name, &executed, &e);
     if (rc == 1)
         return 0; /* --help */
     if (rc < 0)
@@ -143,12 +157,18 @@ int cli_from_host(int argc, char **argv)
         rc = -1;
     if (rc == 0 && host_topo_read(&t, &e) < 0)
         rc = -1;
+    host_executed_t *x = NULL;
+    if (rc == 0 && executed && !(x = host_count_executed(&e))) {
+        host_topo_free(&t);
+        rc = -1;
+    }
     if (rc == 0) {
         char cmd[1024];
         command_text(argc, argv, cmd, sizeof cmd);
-        rc = host_write(&t, name, &pr, probe, cmd, out, &e);
+        rc = host_write(&t, name, &pr, probe, x, cmd, out, &e);
         host_topo_free(&t);
     }
+    host_executed_free(x);
     probe_result_free(&pr);
     return cli_exit_code(rc, &e);
 }

@@ -211,7 +211,7 @@ static int make_classes(const host_topo_t *t, double mem_local, const probe_resu
 /* --- writing ------------------------------------------------------------ */
 
 int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const probe_result_t *pr,
-                        const char *ppath, const char *command)
+                        const char *ppath, const host_executed_t *ex, const char *command)
 {
     pemit_t e;
     pemit_begin(&e, f);
@@ -262,7 +262,7 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
     pemit_comment(&e, "kernel text: node 0, where Linux loads it (no replication; "
                       "docs/hardware-sources.md, \"Caches\")");
     pemit_prop(&e, "text_node", "0");
-    hostplat_write_code(&e);
+    hostplat_write_code(&e, ex);
     /* An x86 host is TSO; other hosts are weaker, and weak is the nearest
      * of numasim's models (docs/memory-ordering.md). */
 #if defined(__x86_64__) || defined(__i386__)

@@ -23,10 +23,21 @@
 
 #include <stdio.h>
 
+/* The instructions each code unit executes per call on this host, as
+ * callgrind counts them in runs of numasim itself (hostplat_exec.c). */
+typedef struct host_executed host_executed_t;
+/* Counts them: valgrind runs numasim natively (a few minutes). Returns the
+ * counts, or NULL with e (valgrind missing, a run failed). */
+host_executed_t *host_count_executed(err_t *e);
+void host_executed_free(host_executed_t *x);
+
 /* Writes the platform file of t to f, zone id `name`. probe (may be NULL)
- * supplies measured memory costs; probe_path names it in comments. command
- * is recorded in the header comment. Returns 0, or -1 when a write failed. */
+ * supplies measured memory costs; probe_path names it in comments. x (may
+ * be NULL: objdump's static counts) gives the code units' instructions.
+ * command is recorded in the header comment. Returns 0, or -1 when a write
+ * failed. */
 int host_write_platform(FILE *f, const host_topo_t *t, const char *name,
-                        const probe_result_t *probe, const char *probe_path, const char *command);
+                        const probe_result_t *probe, const char *probe_path,
+                        const host_executed_t *x, const char *command);
 
 #endif

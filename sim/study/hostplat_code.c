@@ -46,11 +46,8 @@
  * path (qspin_queue, Linux's queued_spin_lock_slowpath: contention only).
  * The RT strategy's wait (wait_running, inlined into timer61_delete_sync)
  * counts the sleeping lock it takes. */
-#define MAX_UNIT_FNS 20
-static const struct {
-    const char *unit;
-    const char *fns[MAX_UNIT_FNS];
-} kCodeUnits[] = {
+#define MAX_UNIT_FNS HOSTPLAT_UNIT_FNS
+static const hostplat_unit_t kCodeUnits[] = {
     {"tick", {"timer_core.c:tick", "native.c:on_tick", "native.c:take_tick"}},
     {"run_timers",
      {"wheel_run", "timer_wheel.c:cascade", "timer_wheel.c:splice_init", "timer_wheel.c:tv_head",
@@ -102,6 +99,32 @@ static const struct {
     {"timer_shutdown_sync", {"timer_shutdown_sync", "timer61_delete_sync"}},
 };
 #define NCODE_UNITS (int)(sizeof kCodeUnits / sizeof *kCodeUnits)
+
+/* A unit's count is the measured program's when it made at least this
+ * many calls of it: a tick or its run_timers shows up under the program
+ * only where an interrupt landed in it, once or twice. */
+enum { MEASURED_MIN_CALLS = 10 };
+
+struct host_executed {
+    hostplat_count_t all[NCODE_UNITS], meas[NCODE_UNITS];
+};
+
+host_executed_t *host_count_executed(err_t *e)
+{
+    host_executed_t *x = xcalloc(1, sizeof *x);
+    char why[200] = "";
+    if (hostplat_exec_count(kCodeUnits, NCODE_UNITS, x->all, x->meas, why, sizeof why) < 0) {
+        free(x);
+        err_set(e, NULL, 0, "numasim platform --from-host --executed: %s", why);
+        return NULL;
+    }
+    return x;
+}
+
+void host_executed_free(host_executed_t *x)
+{
+    free(x);
+}
 
 /* The address of an instruction line of `objdump -d --no-show-raw-insn`
  * ("  4a3b0:\tpush   %r15"), or -1 for any other line (headers, labels,
@@ -199,7 +222,7 @@ static int count_insns(const char *exe, const host_symbol_t *s, int ns, unsigned
     return 0;
 }
 
-void hostplat_write_code(pemit_t *e)
+void hostplat_write_code(pemit_t *e, const host_executed_t *x)
 {
     const char *names[NCODE_UNITS * MAX_UNIT_FNS];
     unsigned long long sizes[NCODE_UNITS * MAX_UNIT_FNS] = {0},
@@ -264,7 +287,22 @@ void hostplat_write_code(pemit_t *e)
                       absent[0] ? "; absent (inlined): " : "", absent);
         snprintf(id, sizeof id, "code_%s_bytes", kCodeUnits[u].unit);
         pemit_prop(e, id, "%llu", ubytes[u]);
-        if (counted)
+        if (x && (x->meas[u].calls >= MEASURED_MIN_CALLS || x->all[u].calls)) {
+            int m = x->meas[u].calls >= MEASURED_MIN_CALLS;
+            const hostplat_count_t *k = m ? &x->meas[u] : &x->all[u];
+            unsigned long long run = (k->ir + k->calls / 2) / k->calls;
+            pemit_comment(e,
+                          "instructions executed per call, callgrind: %llu in %llu calls of "
+                          "%s by %s (objdump counts %llu in the functions)",
+                          k->ir, k->calls, kCodeUnits[u].fns[0],
+                          m ? "the measured program"
+                            : "any caller (the measured program made none)",
+                          uinsns[u]);
+            uinsns[u] = run ? run : 1;
+        } else if (x)
+            pemit_comment(e, "instructions counted by objdump -d over the same functions: "
+                             "callgrind's runs did not call this unit");
+        else if (counted)
             pemit_comment(e, "instructions counted by objdump -d over the same functions");
         else
             pemit_comment(e,
