@@ -6,6 +6,7 @@
 
 #include "coro.h"
 #include "machine_backend.h"
+#include "mem.h"
 #include "order.h"
 #include "paje.h"
 
@@ -159,8 +160,19 @@ static inline void sim_poll_irq(cpu_t *c)
 }
 uint64_t sim_wait_until(cpu_t *c, uint64_t cycle);
 uint32_t sim_fetch_line(cpu_t *c, maddr_t a, int *private);
-int sim_code_known(cpu_t *c, int code, uint64_t *ver);
-void sim_code_fetched(cpu_t *c, int code, uint64_t ver, int private);
+static inline int sim_code_known(cpu_t *c, int code, uint64_t *ver)
+{
+    *ver = code < CODE_MEMO ? mem_code_version(c->m->mem, c->id) : 0;
+    if (!*ver || c->code_ver[code] != *ver)
+        return 0;
+    c->an.code_lines += c->m->code[code].lines;
+    return 1;
+}
+static inline void sim_code_fetched(cpu_t *c, int code, uint64_t ver, int private)
+{
+    if (ver && private && mem_code_version(c->m->mem, c->id) == ver)
+        c->code_ver[code] = ver;
+}
 
 /* A CPU runs its program, then takes ticks until the machine stops.
  * sim_cpu_main is the SimGrid actor of a CPU under the reference scheduler

@@ -1,8 +1,8 @@
 /* simulated_state: the operations of the ops table that take no step of
  * the simulation: what a CPU or the machine is (its id, node, platform,
  * counters, anatomy), the memory the layers above allocate, peek and poke
- * at no cost, the tick's set-up, the code units' layout and their memo,
- * and the Paje hooks but the two the scheduler uses itself.
+ * at no cost, the tick's set-up, the code units' layout, and the Paje
+ * hooks but the two the scheduler uses itself.
  * They read and set fields, and call the memory system and paje.c; they
  * call nothing of simulated.c, whose ops table names them.
  */
@@ -216,20 +216,4 @@ int sim_code_bytes(machine_t *m, const char *unit, uint64_t bytes)
     if (k->lines)
         mem_mark_code(m->mem, k->addr, bytes);
     return k->lines ? m->ncode++ : (m->ncode++, -1);
-}
-
-/* The code memo of sim_exec and the core's exec: see simulated_internal.h. */
-int sim_code_known(cpu_t *c, int code, uint64_t *ver)
-{
-    *ver = code < CODE_MEMO ? mem_code_version(c->m->mem, c->id) : 0;
-    if (!*ver || c->code_ver[code] != *ver)
-        return 0;
-    c->an.code_lines += c->m->code[code].lines;
-    return 1;
-}
-
-void sim_code_fetched(cpu_t *c, int code, uint64_t ver, int private)
-{
-    if (ver && private && mem_code_version(c->m->mem, c->id) == ver)
-        c->code_ver[code] = ver;
 }
