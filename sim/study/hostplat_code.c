@@ -296,7 +296,7 @@ void hostplat_write_code(pemit_t *e, const host_executed_t *x)
                           "%s by %s (objdump counts %llu in the functions)",
                           k->ir, k->calls, kCodeUnits[u].fns[0],
                           m ? "the measured program"
-                            : "any caller (the measured program made none)",
+                            : "any caller (the measured program made too few)",
                           uinsns[u]);
             uinsns[u] = run ? run : 1;
         } else if (x)
