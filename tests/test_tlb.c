@@ -158,6 +158,30 @@ START_TEST(an_access_pays_its_translation)
 }
 END_TEST
 
+/* A cold flush is clflush over the run's own lines (cpu.h): the page-table
+ * lines are not among them and stay, so a walk after it finds its line in
+ * the caches, as natively; only the data line comes from memory. */
+START_TEST(flush_keeps_page_table_lines)
+{
+    for (int with_code = 0; with_code < 2; with_code++) {
+        platform_t *p = tiny();
+        p->tlb[TLB_DTLB2].entries = 0;
+        mem_t *m = mem_create(p);
+        maddr_t a = mem_alloc(m, 0, 32 * PAGE);
+        a = (a + 8 * PAGE - 1) / (8 * PAGE) * (8 * PAGE); /* one page-table line */
+        ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, NULL), 30 + 100 + 100);
+        /* pages a+2 and a+4 (dtlb1's set of a) push page a out of dtlb1 */
+        ck_assert_uint_eq(mem_access(m, 0, a + 2 * PAGE, MEM_READ, NULL), 30 + 1 + 100);
+        ck_assert_uint_eq(mem_access(m, 0, a + 4 * PAGE, MEM_READ, NULL), 30 + 1 + 100);
+        mem_flush(m, 0, with_code);
+        /* a walk whose page-table line is still in l1d, then the line */
+        ck_assert_uint_eq(mem_access(m, 0, a, MEM_READ, NULL), 30 + 1 + 100);
+        mem_destroy(m);
+        free(p);
+    }
+}
+END_TEST
+
 START_TEST(second_level_hit_and_footprint_pages)
 {
     platform_t *p = tiny();
@@ -235,6 +259,7 @@ static Suite *suite(void)
     tcase_add_test(t, set_index_and_lru);
     tcase_add_test(t, second_level_fills_first_not_inclusive);
     tcase_add_test(t, no_second_level_on_a_side_means_a_walk);
+    tcase_add_test(t, flush_keeps_page_table_lines);
     tcase_add_test(t, foreign_fill_is_capped_and_evicts);
     tcase_add_test(t, an_access_pays_its_translation);
     tcase_add_test(t, second_level_hit_and_footprint_pages);

@@ -62,7 +62,7 @@ static void print_text(const platform_t *p)
         printf("  kernel text on node %d; footprints: %g lines per tick, %g lines per 10^6 "
                "cycles of work,\n  %g lines per 10^6 cycles of time (other software%s)\n",
                p->text_node, f->tick_lines, f->work_per_mcycle, f->noise_per_mcycle,
-               f->noise_private ? ", in each CPU's own levels only" : "");
+               f->noise_private ? ", in each CPU's own levels above the last only" : "");
         if (p->tlb[TLB_DTLB1].entries) {
             static const char *const names[TLB_NLEVELS] = {"dtlb1", "itlb1", "dtlb2", "itlb2"};
             printf("\nTLBs (per cpu, LRU, %ld-byte pages; a walk costs %g cycles and reads its "

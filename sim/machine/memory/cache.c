@@ -728,7 +728,8 @@ void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag)
     }
     const int *path = h->path[HIER_DATA];
     for (int j = h->npath[HIER_DATA] - 1; j >= 0; j--) /* from the last up, as hier_access */
-        if (hier_shared_instance(h, (cache_level_t)path[j], cpu) < 0)
+        if (hier_shared_instance(h, (cache_level_t)path[j], cpu) < 0 &&
+            (l == -1 || path[j] != h->last))
             fill(h, cpu, path[j], tag);
 }
 

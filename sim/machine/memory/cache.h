@@ -82,8 +82,8 @@ const int *hier_members(const hier_t *h, cache_level_t l, int cpu, int *n);
  * it): every line cpu holds is among them. Returns how many. */
 size_t hier_held_tags(const hier_t *h, int cpu, uint64_t **buf, size_t *cap);
 
-/* Empties cpu's private levels (foreign lines too) but for the lines for
- * which keep(ctx, tag) says 1 (keep NULL: none), which keep their order.
+/* Empties cpu's private levels but for the lines for which keep(ctx, tag)
+ * says 1 (keep NULL: none), which keep their order.
  * Shared levels are left to the caller (mem_flush removes the lines nobody
  * else holds). */
 void hier_flush_private(hier_t *h, int cpu, int (*keep)(void *ctx, uint64_t tag), void *ctx);
@@ -100,9 +100,10 @@ int hier_shared_instance(const hier_t *h, cache_level_t l, int cpu);
 int hier_instances(const hier_t *h, cache_level_t l);
 
 /* Brings tag, a fresh foreign line that no level holds, by LRU into cpu's
- * instance of level l only (l >= 0; on the data side), or (l = -1) into
- * every data level whose instance is cpu's alone. What it evicts leaves
- * the levels above, as with hier_access. */
+ * instance of level l only (l >= 0; on the data side), (l = -1) into
+ * every data level whose instance is cpu's alone, or (l = -2) into those of
+ * them above the last level. What it evicts leaves the levels above, as
+ * with hier_access. */
 void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag);
 
 /* Lines of the largest level cpu reaches (the cap of hier_fill_foreign). */

@@ -498,11 +498,19 @@ static void unlevel_flushed(mem_t *m, int cpu, uint64_t li)
     }
 }
 
-/* hier_flush_private's keep: the code lines a data-only flush leaves. */
-static int keep_code(void *ctx, uint64_t tag)
+/* hier_flush_private's keep. A flush is clflush over the run's own lines:
+ * the foreign ones (page tables, other software, the tick's) are not among
+ * them and stay, as they do natively; the code lines stay but with_code. */
+static int keep_foreign(void *ctx, uint64_t tag)
+{
+    (void)ctx;
+    return (tag & TAG_FOREIGN) != 0;
+}
+
+static int keep_foreign_code(void *ctx, uint64_t tag)
 {
     const mem_t *m = ctx;
-    return !(tag & TAG_FOREIGN) && (m->lines[tag].pad & PAD_CODE);
+    return (tag & TAG_FOREIGN) || (m->lines[tag].pad & PAD_CODE);
 }
 
 /* With a hierarchy, the lines cpu holds are in its levels (the last one,
@@ -519,7 +527,7 @@ void mem_flush(mem_t *m, int cpu, int with_code)
                 continue;
             unlevel_flushed(m, cpu, m->flushed[i]);
         }
-        hier_flush_private(m->hier, cpu, with_code ? NULL : keep_code, m);
+        hier_flush_private(m->hier, cpu, with_code ? keep_foreign : keep_foreign_code, m);
         return;
     }
     lvec_t *h = &m->held[cpu];

@@ -11,10 +11,12 @@
  * its CPUs steps moves on. (Counted per CPU, an L3 shared by two idle CPUs
  * would lose its lines twice as fast as under one, and the host's pause
  * probe, one CPU at a time, cannot tell the two apart.) With noise_scope
- * = cpu it reaches the levels that are each CPU's own only: software that
- * shares a core, not the last level (an SMT sibling, a virtual CPU that
- * moves between the cores of one L3). The work footprint is the CPU's
- * own work, through every level.
+ * = cpu it reaches only the levels above the last that are each CPU's own:
+ * software that shares a core, not the last level (an SMT sibling, a
+ * virtual CPU that moves between the cores of one L3). The last level is
+ * left out even where it is each CPU's own: a virtual machine's topology
+ * may say so of an L3 that the host's cores share. The work footprint is
+ * the CPU's own work, through every level.
  */
 #include "memory_internal.h"
 #include "xalloc.h"
@@ -74,12 +76,15 @@ static uint64_t fresh_line(const mem_t *m, uint64_t x)
     return f * m->page_lines + (off + (f >> 20)) % m->page_lines;
 }
 
-enum { FILL_ALL = -2, FILL_PRIVATE = -1 }; /* fill_fresh's where, besides a level */
+/* fill_fresh's where, besides a level (FILL_PRIVATE and FILL_CORE are
+ * hier_fill_fresh's -1 and -2) */
+enum { FILL_ALL = -3, FILL_CORE = -2, FILL_PRIVATE = -1 };
 
 /* Brings lines (plus the fraction carried) of fresh foreign data, tags
  * base | the running numbers from *next on, through cpu: into every data
- * level (FILL_ALL), those that are cpu's alone (FILL_PRIVATE), or cpu's
- * instance of one shared level. Only cpu's own lines take its TLBs. */
+ * level (FILL_ALL), those that are cpu's alone (FILL_PRIVATE), those of
+ * them above the last level (FILL_CORE), or cpu's instance of one shared
+ * level. Only cpu's own lines take its TLBs. */
 static void fill_fresh(mem_t *m, int cpu, double lines, double *carry, uint64_t base,
                        uint64_t *next, int where)
 {
@@ -134,7 +139,7 @@ void mem_footprint_time(mem_t *m, int cpu, uint64_t now)
         uint64_t dt = now - m->noise_at[cpu];
         m->noise_at[cpu] = now;
         fill_fresh(m, cpu, (double)dt * rate / 1e6, &m->noise_carry[cpu], tag_footprint(cpu),
-                   &m->fresh[cpu], FILL_PRIVATE);
+                   &m->fresh[cpu], m->p->footprint.noise_private ? FILL_CORE : FILL_PRIVATE);
     }
     for (int l = CACHE_L1D; l < CACHE_NLEVELS; l++) {
         int k = m->shared_noise[l] ? hier_shared_instance(m->hier, (cache_level_t)l, cpu) : -1;

@@ -91,8 +91,9 @@ uint64_t mem_code_version(const mem_t *m, int cpu);
 
 /* Empties cpu's cache (dirty lines are written back at no cost to anyone):
  * every data line it holds (and code line, with_code), in every level, but
- * those that a shared level keeps for another CPU, and every foreign line
- * of its private levels. */
+ * those that a shared level keeps for another CPU. Foreign lines (page
+ * tables, footprints) stay: clflush over the run's own bytes does not
+ * reach them. */
 void mem_flush(mem_t *m, int cpu, int with_code);
 
 /* Marks [a, a+bytes) as code: mem_flush leaves it unless with_code. */

@@ -62,7 +62,7 @@ typedef struct {
     double tick_lines;       /* tick_footprint_lines: per tick, the same lines each tick */
     double work_per_mcycle;  /* work_lines_per_mcycle: fresh lines per 10^6 cycles of cpu_work */
     double noise_per_mcycle; /* noise_lines_per_mcycle: fresh lines per 10^6 cycles of time */
-    int noise_private;       /* noise_scope = cpu: the noise reaches no shared level */
+    int noise_private;       /* noise_scope = cpu: no shared level, not the last */
 } platform_footprint_t;
 /* The platform's memory model (prop memory_model, default sc); see
  * machine/order.h for what each leaves unordered. */

@@ -16,7 +16,8 @@
  *   code   text_node (default 0) names an existing node; code_UNIT_bytes >= 0;
  *   fill   tick_footprint_lines, work_lines_per_mcycle,
  *          noise_lines_per_mcycle >= 0; noise_scope all (default) or
- *          cpu (the noise reaches only the levels that are a CPU's own);
+ *          cpu (the noise reaches only the levels above the last that
+ *          are a CPU's own);
  *   tlb    NAME_entries [NAME_ways] [NAME_cycles], NAME = dtlb1 itlb1 dtlb2
  *          itlb2: entries 1..65536 a multiple of ways (default: entries,
  *          fully associative), cycles >= 0 (default 0); dtlb1 needs level
