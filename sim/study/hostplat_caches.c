@@ -382,6 +382,47 @@ static double row_at_least(const double *n, const double *v, int k, double x, do
     return 0;
 }
 
+/* What each pages_N row pays for translations: the row less the chase row
+ * of as many lines (the same data, in the same level), into tr[]; NAN where
+ * the probe has no such chase row. */
+static void translations(const probe_result_t *pr, const double *n, const double *v, int k,
+                         int line, double *tr)
+{
+    for (int i = 0; i < k; i++) {
+        double s[1], c[1], bytes = n[i] * line;
+        tr[i] = sized_rows(pr, "chase_", bytes - 0.5, bytes, s, c, 1) ? v[i] - c[0] : NAN;
+    }
+}
+
+/* The second level's effective entries, when the rows say it holds more
+ * than CPUID's d2 (a virtual machine's CPUID may give less than the
+ * hardware has). Past the first level a row pays the second level's cost
+ * (t2, its translation just past d1) until a walk adds at least
+ * max(3 hit2, 5) cycles: the walk's step. When it lies past d2, the level
+ * holds the last row below it, in whole sets; when no row shows it and the
+ * largest row lies past d2, at least that row. Returns the entries (0: d2
+ * stands); *first the row past the step (0: none). */
+static int dtlb2_grown(const double *n, const double *tr, int k, double d1, double d2, double hit2,
+                       int ways, double *first)
+{
+    double t2 = NAN, last = 0;
+    *first = 0;
+    for (int i = 0; i < k && !*first; i++) {
+        if (n[i] <= d1 || isnan(tr[i]))
+            continue;
+        if (isnan(t2))
+            t2 = tr[i];
+        if (tr[i] >= t2 + fmax(3 * hit2, 5))
+            *first = n[i];
+        else
+            last = n[i];
+    }
+    if (isnan(t2) || last <= d2 || ways < 1)
+        return 0;
+    int eff = (int)last / ways * ways;
+    return eff > d2 ? eff : 0;
+}
+
 /* This host's TLBs from CPUID, and their costs from the probe's pages_N
  * rows when it has them (else starting values for scripts/validate's
  * stage t). Only for this system (CPUID describes this machine, not an
@@ -443,14 +484,42 @@ static void write_tlbs(pemit_t *e, const host_topo_t *t, const level_t *lv,
             }
         }
     }
+    double tr[64];
+    translations(pr, n, v, k, t->line_bytes > 0 ? t->line_bytes : 64, tr);
+    char whyd2[400] = "";
+    if (d2) {
+        double first;
+        int ways = tlb[TLB_DTLB2].ways == tlb[TLB_DTLB2].entries ? 1 : tlb[TLB_DTLB2].ways;
+        int eff = dtlb2_grown(n, tr, k, tlb[TLB_DTLB1].entries, d2, hit2, ways, &first);
+        if (eff) {
+            if (first)
+                snprintf(whyd2, sizeof whyd2,
+                         "; probe %s: the pages_N rows, less the chase rows of as many lines, "
+                         "step up by a walk at %g pages, so this CPU gets %d of them: the last "
+                         "row below",
+                         ppath, first, eff);
+            else
+                snprintf(whyd2, sizeof whyd2,
+                         "; probe %s: the pages_N rows, less the chase rows of as many lines, "
+                         "show no walk up to %d pages, so this CPU gets at least those",
+                         ppath, eff);
+            if (tlb[TLB_DTLB2].ways == tlb[TLB_DTLB2].entries)
+                tlb[TLB_DTLB2].ways = eff;
+            tlb[TLB_DTLB2].entries = eff;
+        }
+    }
     for (int l = 0; l < TLB_NLEVELS; l++) {
         if (!tlb[l].entries)
             continue;
         char id[32];
         pemit_comment(e, "%s: %s, %d entries, %s%s", why, names[l],
-                      l == TLB_DTLB1 && why1[0] ? (int)d1 : tlb[l].entries,
+                      l == TLB_DTLB1 && why1[0]    ? (int)d1
+                      : l == TLB_DTLB2 && whyd2[0] ? (int)d2
+                                                   : tlb[l].entries,
                       tlb[l].ways == tlb[l].entries ? "fully associative" : "set-associative",
-                      l == TLB_DTLB1 ? why1 : "");
+                      l == TLB_DTLB1   ? why1
+                      : l == TLB_DTLB2 ? whyd2
+                                       : "");
         snprintf(id, sizeof id, "%s_entries", names[l]);
         pemit_prop(e, id, "%d", tlb[l].entries);
         snprintf(id, sizeof id, "%s_ways", names[l]);
@@ -462,12 +531,28 @@ static void write_tlbs(pemit_t *e, const host_topo_t *t, const level_t *lv,
     if (d2) {
         /* walk: rows past the second level against rows within half of it
          * (the walk's page-table read and the second level's cost, which
-         * only the rows within it pay, about cancel) */
+         * only the rows within it pay, about cancel), each less its data's
+         * cost where the chase has the row (past the l1d, the lines' level
+         * moves too) */
+        d2 = tlb[TLB_DTLB2].entries;
         double in2 = row_at_most(n, v, k, d2 / 2, &c), out2 = row_at_least(n, v, k, d2 * 1.3, &d);
+        double tin = NAN, tout = NAN;
+        for (int i = 0; i < k; i++) {
+            if (n[i] == c)
+                tin = tr[i];
+            if (n[i] == d)
+                tout = tr[i];
+        }
+        int less_data = !isnan(tin) && !isnan(tout);
+        if (less_data) {
+            in2 = tin;
+            out2 = tout;
+        }
         if (c && d && out2 > in2 + hit2) {
             walk = round((out2 - in2) * 10) / 10;
             snprintf(whyw, sizeof whyw,
-                     "probe %s: pages_%g - pages_%g (past dtlb2, within half of it)", ppath, d, c);
+                     "probe %s: pages_%g - pages_%g (past dtlb2, within half of it)%s", ppath, d, c,
+                     less_data ? ", each less the chase row of as many lines" : "");
         }
         pemit_comment(e, "%s", why2);
         pemit_prop(e, "dtlb2_cycles", "%g", hit2);

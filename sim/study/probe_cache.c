@@ -48,7 +48,11 @@
  * rows are a second staircase whose steps are the TLBs' entries and whose
  * treads add their costs to the lines' (the chase rows of N lines give
  * those). Only where the platform describes a TLB (dtlb1_entries; natively,
- * what CPUID says), up to 4x its largest level's entries.
+ * what CPUID says), up to 4x its largest level's entries, and at least up
+ * to PROBE_PAGES_FAR pages (or 32x those entries, if fewer): a virtual
+ * machine's CPUID may give a second level smaller than the hardware's
+ * (the development guest says 128 entries and its rows show no walk up to
+ * 512 pages), and only rows past the real one show where it ends.
  *
  * Order: the pause cells come before the chase, so that they see the same
  * history whatever the chase's largest size (tune --probe-target shortens the
@@ -182,7 +186,11 @@ uint64_t probe_pages_max(const platform_t *p, uint64_t chase_max)
             most = (uint64_t)p->tlb[l].entries;
     uint64_t page = p->page_bytes > 0 ? (uint64_t)p->page_bytes : PAGE_BYTES;
     uint64_t fit = chase_max / page > 0 ? chase_max / page - 1 : 0; /* one spare: alignment */
-    return 4 * most < fit ? 4 * most : fit;
+    uint64_t want = 4 * most;
+    uint64_t far = 32 * most < PROBE_PAGES_FAR ? 32 * most : PROBE_PAGES_FAR;
+    if (want < far) /* what CPUID says may be less than the TLB holds */
+        want = far;
+    return want < fit ? want : fit;
 }
 
 void probe_cache_name(const cell_t *k, char *buf, size_t n)

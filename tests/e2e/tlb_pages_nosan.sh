@@ -10,9 +10,10 @@
 # level, at the lines' cost plus walk_cycles plus the page-table line's
 # read, between an l1d and an l2 hit (within 5%). A platform without TLBs
 # has no pages_N row. Also: numasim platform --from-host writes CPUID's TLBs
-# on an x86 host that has them, each with its source, and a first level
-# that the probe's rows show smaller (a step before CPUID's entries) gets
-# the effective entries.
+# on an x86 host that has them, each with its source, a first level that
+# the probe's rows show smaller (a step before CPUID's entries) gets the
+# effective entries, and so does a second level that they show larger (no
+# walk past CPUID's entries).
 # Usage: tlb_pages_nosan.sh NUMASIM_BINARY SOURCE_DIR
 set -u
 
@@ -85,6 +86,25 @@ if grep -qE '^vendor_id\s*:\s*(AuthenticAMD|GenuineIntel)' /proc/cpuinfo 2>/dev/
                 fail "rows stepping at 48 pages gave dtlb1_entries $(prop fe.xml dtlb1_entries), not 32"
             [ "$(prop fe.xml dtlb2_cycles)" = 4 ] || fail "dtlb2_cycles $(prop fe.xml dtlb2_cycles), not 9 - 5"
             grep -q 'so this CPU gets 32 of them' fe.xml || fail "no comment on the effective dtlb1"
+        fi
+        # the second level's effective entries: rows that, less the chase
+        # rows of as many lines, show no walk up to 4x CPUID's entries and
+        # a walk at 8x hold 4x (CPUID's may be fewer than the hardware's)
+        cpuid2=$(prop fh.xml dtlb2_entries)
+        if [ -n "$cpuid2" ]; then
+            { head -1 "$src/results/probe-host.csv"
+              for n in 8 16 32; do echo "pages_$n,host,0,0,0,0,5,5,5,9"; done
+              for m in 4 8 16 32; do echo "pages_$((cpuid2 * m / 8)),host,0,0,0,0,9,9,9,9"; done
+              echo "pages_$((cpuid2 * 8)),host,0,0,0,0,40,40,40,9"
+              for n in 8 16 32; do echo "chase_$((n * 64)),host,0,0,0,0,5,5,5,9"; done
+              for m in 4 8 16 32 64; do echo "chase_$((cpuid2 * m * 8)),host,0,0,0,0,5,5,5,9"; done; } >steps2.csv
+            run platform --from-host --probe steps2.csv -o f2.xml
+            [ "$rc" -eq 0 ] || fail "platform --from-host --probe steps2.csv exited $rc: $err"
+            [ "$(prop f2.xml dtlb2_entries)" = $((cpuid2 * 4)) ] ||
+                fail "no walk up to $((cpuid2 * 4)) pages gave dtlb2_entries $(prop f2.xml dtlb2_entries), not $((cpuid2 * 4))"
+            grep -q "step up by a walk at $((cpuid2 * 8)) pages, so this CPU gets $((cpuid2 * 4)) of them" f2.xml ||
+                fail "no comment on the effective dtlb2"
+            [ "$(prop f2.xml walk_cycles)" = 31 ] || fail "walk_cycles $(prop f2.xml walk_cycles), not 40 - 9"
         fi
     else
         echo "note: CPUID of this host gives no TLB ($(grep -o 'TLBs: none[^>]*' fh.xml))"
