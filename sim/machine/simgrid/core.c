@@ -39,7 +39,8 @@
  *   drains                   a locked RMW, a fence, cpu_serialize and the
  *                            clock (cpu_now: lfence; rdtsc) wait for every
  *                            load and for the front end; a spin's pause
- *                            waits for the loads.
+ *                            waits for the loads. On tso smp_rmb and
+ *                            smp_wmb are no instruction: no drain.
  *
  * Structures that fill: core_mshr misses (loads whose line the CPU's
  * caches do not hold) outstanding at once, a later miss waits for the
@@ -485,10 +486,16 @@ static uint64_t core_fetch_add(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o)
     return sim_ops.fetch_add(c, a, d, o);
 }
 
+/* A barrier waits as the instruction it compiles to: on tso smp_rmb and
+ * smp_wmb are compiler barriers only (TSO orders loads with loads and
+ * stores with stores already; x86 Linux makes them barrier()), so the core
+ * issues nothing for them and waits for nothing (cpu.h). */
 static void core_barrier(cpu_t *c, int kind)
 {
-    drain_all(c);
-    issue(c, c->core, 1);
+    if (c->m->p->memory_model != PLATFORM_TSO || kind == CPU_MB) {
+        drain_all(c);
+        issue(c, c->core, 1);
+    }
     sim_ops.barrier(c, kind);
 }
 
