@@ -350,12 +350,17 @@ static uint64_t core_read_dep(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok
 /* In order, a load used at once, when nothing can make it wait before it
  * is performed: its ring slot is free, no miss is outstanding and no tick
  * is due. What load() and core_use do then, less what cannot matter: the
- * miss register of a miss that ends before the next instruction (no later
- * load can find it busy, or its line still on the way). */
+ * miss register of a miss that ends before the next instruction, when no
+ * tick comes before it ends (no later load can find it busy, or its line
+ * still on the way). A tick's handler runs within the wait, so then its
+ * loads must find the miss as load() leaves it: in miss[0] (mshr() picks
+ * it when none is outstanding). */
 static uint64_t read_used(cpu_t *c, struct core *k, maddr_t a, load_t *l)
 {
     if (l->seq > k->done)
         k->done = l->seq;
+    machine_t *m = c->m;
+    int held = mem_holds(m->mem, c->id, a);
     uint64_t t0 = c->now;
     uint64_t v = sim_ops.read(c, a);
     uint64_t ready = c->now;
@@ -368,6 +373,11 @@ static uint64_t read_used(cpu_t *c, struct core *k, maddr_t a, load_t *l)
     if (ready > k->drain)
         k->drain = ready;
     if (c->irq_at <= ready + 1) { /* a tick may come in the waits: take it there */
+        if (!held) {
+            k->miss[0] = (miss_t){.ready = ready, .line = mem_line_of(m->mem, a)};
+            if (ready > k->misses_end)
+                k->misses_end = ready;
+        }
         issue(c, k, 1);
         stall_until(c, ready);
         return v;
@@ -499,27 +509,34 @@ static void core_barrier(cpu_t *c, int kind)
     sim_ops.barrier(c, kind);
 }
 
+/* Whether a tick may come while cpu_exec runs unit u: in order, before
+ * its last instruction could issue; out of order never (the front end
+ * issues in the background, and the counter does not move). A tick's
+ * code may evict the unit's lines that are still to be fetched, so a unit
+ * a tick may cut is fetched line by line, memo or not. */
+static int tick_inside(const cpu_t *c, const struct core *k, const sim_code_t *u)
+{
+    return k->k.kind == CORE_INORDER &&
+           c->irq_at <= c->now + (k->slot + u->insns) / (uint64_t)k->k.width;
+}
+
 /* cpu_exec of a unit whose lines are all free private hits (no fetch
- * would take a step or cost a cycle): what core_exec does with every
- * cost 0. Each line's share issues in turn, as there, where a tick may
- * come between them; in order, with no tick due before the last could
- * issue, the shares together wait what each waits in turn. */
+ * would take a step or cost a cycle) and that no tick cuts: what
+ * core_exec does with every cost 0. In order the shares of its lines
+ * together wait what each waits in turn; out of order each line's share
+ * issues in turn, as there. */
 static void exec_known(cpu_t *c, struct core *k, const sim_code_t *u)
 {
     uint64_t n = u->lines, issued = 0;
-    if (k->k.kind == CORE_INORDER &&
-        c->irq_at > c->now + (k->slot + u->insns) / (uint64_t)k->k.width) {
+    if (k->k.kind == CORE_INORDER) {
         issue(c, k, u->insns);
         return;
     }
-    if (k->k.kind == CORE_OOO && k->fe < c->now)
+    if (k->fe < c->now)
         k->fe = c->now;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t upto = u->insns * (i + 1) / n;
-        if (k->k.kind == CORE_OOO)
-            issue_front(c, k, upto - issued, c->now);
-        else
-            issue(c, k, upto - issued);
+        issue_front(c, k, upto - issued, c->now);
         issued = upto;
     }
 }
@@ -540,8 +557,8 @@ static void core_exec(cpu_t *c, int code)
     const sim_code_t *u = &m->code[code];
     struct core *k = c->core;
     int ooo = k->k.kind == CORE_OOO;
-    uint64_t ver;
-    if (sim_code_known(c, code, &ver)) {
+    uint64_t ver = 0; /* 0: no memo (sim_code_fetched records none) */
+    if (!tick_inside(c, k, u) && sim_code_known(c, code, &ver)) {
         exec_known(c, k, u);
         return;
     }
