@@ -145,6 +145,46 @@ START_TEST(c2c_costs)
 }
 END_TEST
 
+/* --- lines in transit (mem_access_at) --- */
+
+static void transit(mem_t *m, const platform_t *p)
+{
+    uint32_t c2c = cyc(p->costs.c2c_node_cycles), inv = cyc(p->costs.inval_node_cycles);
+    uint32_t local = cyc(p->costs.mem_local_cycles);
+    access_kind_t k;
+    maddr_t a = mem_alloc(m, 0, 8);
+    mem_access_at(m, 0, a, MEM_READ, 0, &k);
+    mem_access_at(m, 1, a, MEM_READ, 0, &k); /* CPUs 0 and 1 (node 0) share it */
+    /* CPU 0 upgrades at 1000: the line is in transit until 1000 + inv */
+    ck_assert_uint_eq(mem_access_at(m, 0, a, MEM_WRITE, 1000, &k), inv);
+    ck_assert_int_eq(k, ACCESS_UPGRADE);
+    /* CPU 1 reads at 1010: served when the upgrade ends, from CPU 0 */
+    ck_assert_uint_eq(mem_access_at(m, 1, a, MEM_READ, 1010, &k), inv - 10 + c2c);
+    ck_assert_int_eq(k, ACCESS_C2C_NODE);
+    uint64_t waits, cycles;
+    mem_busy_counts(m, &waits, &cycles);
+    ck_assert_uint_eq(waits, 1);
+    ck_assert_uint_eq(cycles, inv - 10);
+    /* a read after the transaction, and the writer itself, wait for nothing */
+    maddr_t b = mem_alloc(m, 0, 8);
+    ck_assert_uint_eq(mem_access_at(m, 0, b, MEM_WRITE, 2000, &k), local);
+    ck_assert_uint_eq(mem_access_at(m, 0, b, MEM_READ, 2001, &k), cyc(p->costs.hit_cycles));
+    ck_assert_uint_eq(mem_access_at(m, 1, b, MEM_READ, 2000 + local, &k), c2c);
+    /* a writer does not wait: racing stores keep the order of their
+     * completions, as weak order lets them */
+    maddr_t d = mem_alloc(m, 0, 8);
+    mem_access_at(m, 0, d, MEM_WRITE, 3000, &k);
+    ck_assert_uint_eq(mem_access_at(m, 1, d, MEM_WRITE, 3001, &k), c2c);
+    mem_busy_counts(m, &waits, &cycles);
+    ck_assert_uint_eq(waits, 1);
+}
+
+START_TEST(read_waits_for_a_line_in_transit)
+{
+    run_checks(transit);
+}
+END_TEST
+
 /* --- flush and release --- */
 
 static void flush(mem_t *m, const platform_t *p)
@@ -626,6 +666,7 @@ static Suite *mem_suite(void)
     TCase *t = tcase_create("mem");
     tcase_add_test(t, hit_local_remote_costs);
     tcase_add_test(t, c2c_costs);
+    tcase_add_test(t, read_waits_for_a_line_in_transit);
     tcase_add_test(t, flush_then_miss);
     tcase_add_loop_test(t, flush_lets_go_of_exactly_its_lines, 0, 4);
     tcase_add_test(t, freed_writes_counted);

@@ -89,6 +89,24 @@ run probe -q -o pw.csv "$plat"
 [ "$rc" -eq 0 ] || fail "probe on the weak model exited $rc: $err"
 awk -F, -v hit="$hitc" '$1 ~ /^store_inval_/ && $7 != hit { print; bad = 1 } END { exit bad }' pw.csv ||
     fail "weak numa32: a timed store should cost a hit ($hitc)"
+# On tso a store is in transit while its upgrade runs: a ping-pong hand-off
+# is that upgrade, then the miss of the reader, which waits for it
+# (mem_access_at); on sc above, the reader sees the store as it issues
+run probe -q -o pt.csv --set platform.memory_model=tso "$plat"
+[ "$rc" -eq 0 ] || fail "probe on tso exited $rc: $err"
+check=$(awk -F, -v hit="$hitc" -v atom="$(prop "$plat" atomic_cycles)" \
+    -v mem="$(prop "$plat" mem_local_cycles)" -v c2c="$(prop "$plat" c2c_node_cycles)" \
+    -v dirty="$(prop "$plat" remote_dirty_cycles)" -v inv="$(prop "$plat" inval_node_cycles)" \
+    -v relax="$(prop "$plat" relax_cycles)" '
+    FILENAME == "lat.csv" { if (FNR > 1) for (j = 2; j <= NF; j++) lat[$1, j - 2] = $j; next }
+    $1 ~ /^pingpong_/ {
+        a = $5; b = $6; n++
+        t = a == b ? c2c + inv : mem + 2 * lat[a, b] + dirty
+        t = 2 * (t + ($1 == "pingpong_cas" ? atom : 0))
+        if ($7 < t || $7 > t + 2 * (hit + relax)) { printf "%s: want %s .. %s\n", $0, t, t + 2 * (hit + relax); nbad++ }
+    }
+    END { print (n == 272 ? nbad + 0 : "rows " n) }' lat.csv pt.csv)
+[ "$(echo "$check" | tail -1)" = 0 ] || fail "tso numa32 ping-pong vs the model: $check"
 
 # user errors: one line, exit 2, no output
 # the cache probes: 8 pauses with and without ticks, the chase from 1 KiB in

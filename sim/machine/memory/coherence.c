@@ -24,6 +24,12 @@
  * It is lat[n][m] when the home is one of the two ends. An RMW costs the
  * acquisition plus atomic_cycles (IA-64 atomics execute in L2).
  *
+ * mem_access_at adds time: a write or RMW that is no hit keeps its line in
+ * transit until its cost has passed, and a read miss by another CPU
+ * meanwhile waits for the rest (the home serialises a line's transactions).
+ * Writers do not wait for each other, so racing stores keep the order of
+ * their completions (weak order's 2+2W).
+ *
  * Without cache levels in the platform, caches are infinite (no capacity
  * misses): a warm cache stays warm except for what other CPUs write.
  *
@@ -384,6 +390,32 @@ uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, access_kind_t *ki
     if (kind_out)
         *kind_out = kind;
     return cost;
+}
+
+uint32_t mem_access_at(mem_t *m, int cpu, maddr_t a, mem_op_t op, uint64_t now,
+                       access_kind_t *kind_out)
+{
+    uint64_t li = a >> m->line_shift;
+    busy_t *b = &m->busy[li % MEM_BUSY_SLOTS];
+    uint32_t wait = 0;
+    if (op == MEM_READ && b->line == li && b->cpu != cpu && b->until > now) {
+        wait = (uint32_t)(b->until - now);
+        m->busy_waits++;
+        m->busy_cycles += wait;
+    }
+    access_kind_t kind;
+    uint32_t cost = wait + mem_access(m, cpu, a, op, &kind);
+    if (op != MEM_READ && kind != ACCESS_HIT)
+        *b = (busy_t){.line = li, .until = now + cost, .cpu = cpu};
+    if (kind_out)
+        *kind_out = kind;
+    return cost;
+}
+
+void mem_busy_counts(const mem_t *m, uint64_t *waits, uint64_t *cycles)
+{
+    *waits = m->busy_waits;
+    *cycles = m->busy_cycles;
 }
 
 __attribute__((always_inline)) inline int mem_hit(mem_t *m, int cpu, maddr_t a, mem_op_t op,

@@ -65,6 +65,17 @@ void mem_poke_words(mem_t *m, maddr_t a, const uint64_t *v, size_t n);
  * returns the cost in cycles; *kind (if not NULL) gets what was found. */
 uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, access_kind_t *kind);
 
+/* mem_access for an access that starts at cycle now (the caller's clock,
+ * never behind an earlier call's): the cost is the same plus the wait for
+ * another CPU's write or RMW of that line whose transaction has not ended.
+ * A line changes owner one transaction at a time (its directory or bus
+ * serialises them): a reader or writer that comes meanwhile is served
+ * after it. A write or RMW that is no hit marks the line until now + cost. */
+uint32_t mem_access_at(mem_t *m, int cpu, maddr_t a, mem_op_t op, uint64_t now,
+                       access_kind_t *kind);
+/* Accesses that waited in mem_access_at, and the cycles they waited. */
+void mem_busy_counts(const mem_t *m, uint64_t *waits, uint64_t *cycles);
+
 /* The common access, taken apart: a read of a line cpu holds, or a write or
  * RMW of a line it owns, found in the first level of its data side (or with
  * infinite caches) changes nothing but that set's LRU order, the line's

@@ -61,6 +61,16 @@ typedef struct {
     size_t n, cap;
 } lvec_t; /* lines a CPU may hold; stale entries are allowed */
 
+/* mem_access_at's table of lines in transit: direct-mapped, so that a line
+ * whose slot another line took since waits for nothing (rare: a transaction
+ * lasts a few hundred cycles). */
+enum { MEM_BUSY_SLOTS = 1024 };
+
+typedef struct {
+    uint64_t line, until; /* until: the cycle its transaction ends */
+    int cpu;              /* the writer, which does not wait for itself */
+} busy_t;
+
 struct mem {
     const platform_t *p;
     int ncpus, nnodes;
@@ -98,6 +108,9 @@ struct mem {
     int ptes_per_line_shift;    /* log2 of the 8-byte page-table entries of a line */
     int xl_level;               /* the last access's translation: 0, 1 or -1 (walk) */
     uint32_t xl_cost;           /* and its cost */
+    /* mem_access_at's lines whose ownership is moving, by line % MEM_BUSY_SLOTS */
+    busy_t busy[MEM_BUSY_SLOTS];
+    uint64_t busy_waits, busy_cycles; /* accesses that waited, and how long */
 };
 
 static inline uint32_t mem_cycles(double v)

@@ -228,7 +228,9 @@ static inline __attribute__((always_inline)) void pay(cpu_t *c, maddr_t a, mem_o
     if (mem_hit(mem, c->id, a, op, &cost)) {
         kind = ACCESS_HIT;
     } else {
-        cost = mem_access(mem, c->id, a, op, &kind);
+        /* on sc a store is seen as it issues: nothing is in transit */
+        cost = c->m->order ? mem_access_at(mem, c->id, a, op, c->now, &kind)
+                           : mem_access(mem, c->id, a, op, &kind);
         if (c->m->tlbs)
             count_translation(c);
     }
@@ -342,7 +344,7 @@ static inline __attribute__((always_inline)) void ord_write(cpu_t *c, maddr_t a,
         order_before_owned_store(m->order, c->id, a, start);
     } else {
         order_before_store(m->order, c->id, a, start);
-        cost = mem_access(m->mem, c->id, a, MEM_WRITE, &kind);
+        cost = mem_access_at(m->mem, c->id, a, MEM_WRITE, start, &kind);
     }
     order_store(m->order, c->id, a, v, start, cost, rel, quiet_until(m, c));
     uint64_t hit = m->store_entry; /* into the store buffer */
