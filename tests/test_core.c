@@ -23,6 +23,7 @@ typedef struct {
     double serialize;
     double insn_bytes; /* 0: the code units issue no instructions */
     int irq_serialize;
+    int rmw_overlap;
     int tso;   /* memory_model tso (else sc) */
     int yield; /* the reference scheduler */
     int prog;  /* which program */
@@ -47,6 +48,7 @@ enum {
     P_PLAIN,
     P_STORES,
     P_FRONT,
+    P_RMW,
     P_MIXED
 };
 
@@ -145,6 +147,18 @@ static void prog(cpu_t *c, void *arg)
         cpu_fetch_add(c, line(31), 1);
         g_out.cycles[2] = cpu_now(c) - t1;
         break;
+    case P_RMW: /* a cold RMW, then a cold load; then a load, an RMW, a load */
+        cpu_fetch_add(c, line(40), 1);
+        cpu_read(c, line(41));
+        cpu_now(c); /* the clock waits for both */
+        g_out.cycles[1] = cpu_now(c) - t0;
+        t1 = cpu_now(c);
+        cpu_read(c, line(42));
+        cpu_fetch_add(c, line(43), 1);
+        cpu_read(c, line(44));
+        cpu_now(c);
+        g_out.cycles[2] = cpu_now(c) - t1;
+        break;
     case P_NONE_CALLS: /* core none: the core's calls cost nothing more */
         cpu_insns(c, 1000);
         cpu_read_dep(c, line(0), 0, &t);
@@ -205,7 +219,8 @@ static int run_cfg(void *arg)
                                 g_cfg.serialize,
                                 g_cfg.ahead,
                                 g_cfg.insn_bytes,
-                                g_cfg.irq_serialize};
+                                g_cfg.irq_serialize,
+                                g_cfg.rmw_overlap};
     machine_hooks_t hooks = {setup, NULL, NULL};
     err_t e;
     int rc = sim_run(p, "test_core", 7, &hooks, &e);
@@ -393,6 +408,37 @@ START_TEST(front_end_overlaps_and_rmw_waits)
 }
 END_TEST
 
+/* core_rmw_overlap: a locked RMW issues as a load does, so its miss
+ * overlaps the loads after it (an AMD host: a cold lock add and a cold
+ * load cost one miss); without it the RMW drains and the counter waits
+ * for it. */
+START_TEST(rmw_overlaps_or_drains)
+{
+    out_t o;
+    for (int tso = 0; tso < 2; tso++) {
+        run((cfg_t){.kind = CORE_OOO,
+                    .width = 4,
+                    .rob = 64,
+                    .mshr = 4,
+                    .rmw_overlap = 1,
+                    .tso = tso,
+                    .prog = P_RMW},
+            &o);
+        ck_assert_uint_lt(o.cycles[1], MEM + MEM / 4); /* one miss (and the atomic) */
+        /* the RMW waits for the load before it (its address may come from
+         * it), the load after it overlaps it */
+        ck_assert_uint_ge(o.cycles[2], 2 * MEM);
+        ck_assert_uint_lt(o.cycles[2], 2 * MEM + MEM / 4);
+        check_terms(&o);
+        run((cfg_t){.kind = CORE_OOO, .width = 4, .rob = 64, .mshr = 4, .tso = tso, .prog = P_RMW},
+            &o);
+        ck_assert_uint_ge(o.cycles[1], 2 * MEM);
+        ck_assert_uint_ge(o.cycles[2], 3 * MEM);
+        check_terms(&o);
+    }
+}
+END_TEST
+
 START_TEST(core_none_is_today)
 {
     out_t o;
@@ -409,9 +455,13 @@ END_TEST
 START_TEST(schedulers_agree)
 {
     static out_t fast, slow;
-    for (int kind = CORE_INORDER; kind <= CORE_OOO; kind++) {
-        cfg_t cfg = {
-            .kind = (platform_core_kind_t)kind, .width = 2, .rob = 8, .mshr = 2, .prog = P_MIXED};
+    for (int v = 0; v < 3; v++) { /* in order, out of order, and with core_rmw_overlap */
+        cfg_t cfg = {.kind = v ? CORE_OOO : CORE_INORDER,
+                     .width = 2,
+                     .rob = 8,
+                     .mshr = 2,
+                     .rmw_overlap = v == 2,
+                     .prog = P_MIXED};
         run(cfg, &fast);
         cfg.yield = 1;
         run(cfg, &slow);
@@ -437,6 +487,7 @@ static Suite *core_suite(void)
     tcase_add_test(t, plain_loads_overlap_unless_chased);
     tcase_add_test(t, stores_enter_the_buffer);
     tcase_add_test(t, front_end_overlaps_and_rmw_waits);
+    tcase_add_test(t, rmw_overlaps_or_drains);
     tcase_add_test(t, core_none_is_today);
     tcase_add_test(t, schedulers_agree);
     suite_add_tcase(s, t);

@@ -208,9 +208,9 @@ static void tick_shape(const ctx_t *T, double *sim)
  * checked by the simulated probe, which must produce the same row) */
 static int is_probe_row(const char *name)
 {
-    static const char *const exact[] = {"timer_overhead", "hit",         "atomic_held",
-                                        "timer_ops",      "load_mem",    "load_dirty",
-                                        "pingpong_ldst",  "pingpong_cas"};
+    static const char *const exact[] = {"timer_overhead", "hit",          "atomic_held",
+                                        "timer_ops",      "load_mem",     "load_dirty",
+                                        "pingpong_ldst",  "pingpong_cas", "rmw_load"};
     static const char *const prefix[] = {"store_inval_",     "chase_", "pages_",
                                          "timer_ops_pause_", "mlp_",   "code_"};
     for (size_t i = 0; i < sizeof exact / sizeof *exact; i++)
@@ -599,7 +599,7 @@ static void probe_args(ctx_t *T, const probe_row_t *rows, const platform_t *p)
     T->only_core = 1;
     for (int i = 0; i < T->ncells; i++)
         if (strncmp(rows[i].probe, "mlp_", 4) && strncmp(rows[i].probe, "code_", 5) &&
-            strcmp(rows[i].probe, "hit"))
+            strcmp(rows[i].probe, "rmw_load") && strcmp(rows[i].probe, "hit"))
             T->only_core = 0;
     for (int i = 0; i < T->ncells; i++)
         if (strncmp(rows[i].probe, "chase_", 6) && strncmp(rows[i].probe, "pages_", 6) &&

@@ -39,6 +39,9 @@ static void write_core(pemit_t *e)
     pemit_prop(e, "core_mshr", "8");
     pemit_comment(e, "a starting point: numasim tune fits it to the probes code_N");
     pemit_prop(e, "core_fetch_ahead", "2");
+    pemit_comment(e, "a starting point: a locked RMW drains, as a full fence; scripts/validate "
+                     "sets it from the probe rmw_load (1: issued as a load)");
+    pemit_prop(e, "core_rmw_overlap", "0");
 }
 
 /* --- the memory model's values and their origins ------------------------ */

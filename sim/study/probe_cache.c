@@ -195,7 +195,7 @@ uint64_t probe_pages_max(const platform_t *p, uint64_t chase_max)
 
 void probe_cache_name(const cell_t *k, char *buf, size_t n)
 {
-    if (k->kind == K_MLP || k->kind == K_CODE)
+    if (k->kind >= K_MLP)
         probe_core_name(k, buf, n);
     else if (k->kind == K_PAGES)
         snprintf(buf, n, "pages_%llu", (unsigned long long)k->bytes);
@@ -343,7 +343,7 @@ void probe_cache_section(cpu_t *c, probe_ctx_t *X, int first)
             cpu_write(c, X->section, (uint64_t)want);
             state = want;
         }
-        if (k->kind == K_MLP || k->kind == K_CODE)
+        if (k->kind >= K_MLP)
             probe_core_run(c, X, k);
         else if (k->kind == K_CHASE || k->kind == K_PAGES)
             chase(c, X, k);

@@ -22,6 +22,13 @@
  * and a return, evicted from every cache by the flush (clflush; on aarch64
  * dc civac and ic ivau, which may leave a system cache holding it): the
  * rows are how the host's own front end streams cold code.
+ *
+ * rmw_load: after cpu_flush_cache(c, 0), a fetch-and-add of one line and a
+ * load of another (in the next page), both cold, timed
+ * together, their pages' translations warm (a load of another line of each
+ * first). A core whose locked RMW drains (a full fence) pays
+ * two misses in series; one that issues it as a load (core_rmw_overlap)
+ * pays about one. Natively it is x86's lock xadd then a mov.
  */
 #include "probe_internal.h"
 #include "xalloc.h"
@@ -31,6 +38,7 @@
 #include <stdlib.h>
 
 #define MLP_MAX_K 16
+#define RMW_PAGE  4096 /* rmw_load's lines lie in two pages of this size */
 
 /* every N to 16, where a stream of up to 15 lines ahead shows as a step;
  * then its slope */
@@ -44,6 +52,11 @@ void probe_core_cells(probe_ctx_t *X, machine_t *m)
         cell_t *k = probe_add_cell(X, m, K_CODE, 0, 0, n0, 0, 0);
         k->bytes = kCodeLines[n];
     }
+    /* before the chase buffer exists: a flush is then of a few pages only
+     * (natively a flush of the whole buffer leaves the memory busy and the
+     * TLBs empty) */
+    cell_t *w = probe_add_cell(X, m, K_RMW_LOAD, 0, 0, n0, 0, 0);
+    w->line = machine_alloc(m, n0, 3 * RMW_PAGE) / RMW_PAGE * RMW_PAGE + RMW_PAGE;
     for (int kk = 1; kk <= MLP_MAX_K; kk++) {
         cell_t *k = probe_add_cell(X, m, K_MLP, 0, 0, n0, 0, 0);
         k->bytes = (uint64_t)kk;
@@ -53,7 +66,11 @@ void probe_core_cells(probe_ctx_t *X, machine_t *m)
 
 void probe_core_name(const cell_t *k, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s_%llu", k->kind == K_MLP ? "mlp" : "code", (unsigned long long)k->bytes);
+    if (k->kind == K_RMW_LOAD)
+        snprintf(buf, n, "rmw_load");
+    else
+        snprintf(buf, n, "%s_%llu", k->kind == K_MLP ? "mlp" : "code",
+                 (unsigned long long)k->bytes);
 }
 
 /* Links the buffer's lines into k chains of one random order (at no cost)
@@ -123,10 +140,30 @@ static void code(cpu_t *c, probe_ctx_t *X, cell_t *k)
     }
 }
 
+static void rmw_load(cpu_t *c, cell_t *k)
+{
+    /* k->line: two pages, the RMW's line at the start of the first, the
+     * load's in the second; their other lines warm the translations */
+    maddr_t a = k->line, b = k->line + RMW_PAGE + 64;
+    for (int r = 0; r < k->reps; r++) {
+        cpu_flush_cache(c, 0);
+        cpu_read(c, a + RMW_PAGE / 2);
+        cpu_read(c, b + RMW_PAGE / 2);
+        uint64_t t0 = cpu_now(c);
+        cpu_fetch_add(c, a, 1);
+        cpu_read(c, b);
+        uint64_t t1 = cpu_now(c);
+        k->sample[r] = (double)(t1 - t0);
+        cpu_progress(c);
+    }
+}
+
 void probe_core_run(cpu_t *c, probe_ctx_t *X, cell_t *k)
 {
     if (k->kind == K_MLP)
         mlp(c, X, k);
-    else
+    else if (k->kind == K_CODE)
         code(c, X, k);
+    else
+        rmw_load(c, k);
 }

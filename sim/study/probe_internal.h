@@ -26,11 +26,12 @@ typedef enum {
     K_PP_LDST,
     K_PP_CAS,
     K_TIMER_OPS,
-    K_CHASE, /* probe_cache.c */
-    K_PAUSE, /* probe_cache.c */
-    K_PAGES, /* probe_cache.c */
-    K_MLP,   /* probe_core.c */
-    K_CODE   /* probe_core.c */
+    K_CHASE,   /* probe_cache.c */
+    K_PAUSE,   /* probe_cache.c */
+    K_PAGES,   /* probe_cache.c */
+    K_MLP,     /* probe_core.c */
+    K_CODE,    /* probe_core.c */
+    K_RMW_LOAD /* probe_core.c */
 } kind_t;
 
 typedef struct {

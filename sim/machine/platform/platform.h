@@ -83,6 +83,7 @@ typedef struct {
     double insn_bytes;         /* core_insn_bytes: code bytes an instruction, for a unit
                                   without code_UNIT_insns (4) */
     int irq_serialize;         /* core_irq_serialize: local_irq_restore serialises (0) */
+    int rmw_overlap;           /* core_rmw_overlap: ooo, a locked RMW issues as a load (0) */
 } platform_core_t;
 
 typedef struct {

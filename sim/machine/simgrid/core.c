@@ -268,10 +268,33 @@ static miss_t *mshr(cpu_t *c, struct core *k)
     }
 }
 
+/* An RMW that issues as a load (core_rmw_overlap): what it does. */
+typedef enum { RMW_XCHG, RMW_CMPXCHG, RMW_ADD } rmw_op_t;
+typedef struct {
+    rmw_op_t op;
+    uint64_t x, y; /* xchg: x; cmpxchg: old x, new y; fetch_add: x */
+    cpu_order_t o;
+} rmw_t;
+
+static uint64_t perform(cpu_t *c, maddr_t a, int acquire, const rmw_t *w)
+{
+    if (!w)
+        return acquire ? sim_ops.read_acquire(c, a) : sim_ops.read(c, a);
+    switch (w->op) {
+    case RMW_XCHG:
+        return sim_ops.xchg(c, a, w->x, w->o);
+    case RMW_CMPXCHG:
+        return (uint64_t)sim_ops.cmpxchg(c, a, w->x, w->y, w->o);
+    default:
+        return sim_ops.fetch_add(c, a, w->x, w->o);
+    }
+}
+
 /* A load performed now; acquire: an acquire load; undeclared: a plain
  * load, whose dependences the caller did not name (cpu_read_dep names
- * them). Returns its token. */
-static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, int undeclared, uint64_t *v)
+ * them); w: an RMW instead of a load (its result in *v). Returns its
+ * token. */
+static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, int undeclared, const rmw_t *w, uint64_t *v)
 {
     struct core *k = c->core;
     machine_t *m = c->m;
@@ -301,7 +324,7 @@ static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, int undeclared, uint64_t
         sim_poll_irq(c); /* the ticks due now come before the load (later: no harm) */
     } while (k->seq + 1 != s);
     uint64_t t0 = c->now;
-    *v = acquire ? sim_ops.read_acquire(c, a) : sim_ops.read(c, a);
+    *v = perform(c, a, acquire, w);
     uint64_t ready = c->now;
     c->now = t0; /* the CPU goes on; the value arrives at ready */
     c->an.hidden_cycles += ready - t0;
@@ -343,7 +366,7 @@ static uint64_t core_read_dep(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok
 {
     core_use(c, dep); /* the address is known when dep's value is */
     uint64_t v;
-    *tok = load(c, a, 0, 0, &v);
+    *tok = load(c, a, 0, 0, NULL, &v);
     return v;
 }
 
@@ -410,7 +433,7 @@ static uint64_t core_read(cpu_t *c, maddr_t a)
             return read_used(c, k, a, l);
     }
     uint64_t v;
-    cpu_tok_t t = load(c, a, 0, 1, &v);
+    cpu_tok_t t = load(c, a, 0, 1, NULL, &v);
     if (k->k.kind == CORE_INORDER)
         stall_until(c, k->ring[t & k->mask].ready); /* core_use of the load just issued */
     return v;
@@ -425,7 +448,7 @@ static uint64_t core_read_branch(cpu_t *c, maddr_t a)
     if (c->core->k.kind == CORE_INORDER)
         return core_read(c, a);
     uint64_t v;
-    load(c, a, 0, 0, &v);
+    load(c, a, 0, 0, NULL, &v);
     return v;
 }
 
@@ -434,7 +457,7 @@ static uint64_t core_read_branch(cpu_t *c, maddr_t a)
 static uint64_t core_read_acquire(cpu_t *c, maddr_t a)
 {
     uint64_t v;
-    cpu_tok_t t = load(c, a, 1, 1, &v);
+    cpu_tok_t t = load(c, a, 1, 1, NULL, &v);
     if (c->core->k.kind == CORE_INORDER)
         core_use(c, t);
     else if (c->m->p->memory_model == PLATFORM_WEAK)
@@ -470,30 +493,49 @@ static void core_write_release(cpu_t *c, maddr_t a, uint64_t v)
 }
 
 /* Out of order, an RMW is locked: it waits for every instruction and load
- * before it. */
-static void rmw_begin(cpu_t *c)
+ * before it, and the counter for it (a full fence). With core_rmw_overlap
+ * it waits for the loads before it (a lock's address comes from one, often
+ * as an index, which wait_dependences cannot see) and the stores (the store
+ * buffer drains, as x86's lock and a release want), then issues as a load
+ * does: its miss overlaps the loads after it, and what follows waits for
+ * it only as for a load (a drain, a dependence, a full window); the branch
+ * on its result is predicted, as on a loaded value. Its order stays the
+ * memory model's: it is performed at its issue cycle, after every earlier
+ * access. */
+static uint64_t rmw(cpu_t *c, maddr_t a, rmw_op_t op, uint64_t x, uint64_t y, cpu_order_t o)
 {
-    if (c->core->k.kind == CORE_OOO)
-        drain_all(c);
-    issue(c, c->core, 1);
+    struct core *k = c->core;
+    rmw_t w = {op, x, y, o};
+    if (k->k.kind != CORE_OOO || !k->k.rmw_overlap) {
+        if (k->k.kind == CORE_OOO)
+            drain_all(c);
+        issue(c, k, 1);
+        return perform(c, a, 0, &w);
+    }
+    drain(c); /* its address may come from any load before it (an index, too) */
+    if (c->m->order)
+        sim_drain_stores(
+            c, a, c->m->p->memory_model == PLATFORM_TSO || o == CPU_FULL || o == CPU_RELEASE);
+    uint64_t v;
+    cpu_tok_t t = load(c, a, 0, 0, &w, &v);
+    if (c->m->p->memory_model == PLATFORM_WEAK && (o == CPU_FULL || o == CPU_ACQUIRE))
+        k->acq = t; /* later loads wait for an acquire RMW, as for ldar */
+    return v;
 }
 
 static uint64_t core_xchg(cpu_t *c, maddr_t a, uint64_t v, cpu_order_t o)
 {
-    rmw_begin(c);
-    return sim_ops.xchg(c, a, v, o);
+    return rmw(c, a, RMW_XCHG, v, 0, o);
 }
 
 static int core_cmpxchg(cpu_t *c, maddr_t a, uint64_t old, uint64_t nv, cpu_order_t o)
 {
-    rmw_begin(c);
-    return sim_ops.cmpxchg(c, a, old, nv, o);
+    return (int)rmw(c, a, RMW_CMPXCHG, old, nv, o);
 }
 
 static uint64_t core_fetch_add(cpu_t *c, maddr_t a, uint64_t d, cpu_order_t o)
 {
-    rmw_begin(c);
-    return sim_ops.fetch_add(c, a, d, o);
+    return rmw(c, a, RMW_ADD, d, 0, o);
 }
 
 /* A barrier waits as the instruction it compiles to: on tso smp_rmb and
@@ -618,6 +660,14 @@ static void core_relax(cpu_t *c)
     sim_ops.relax(c);
 }
 
+/* Out of order, the return from an interrupt serialises (x86's iret,
+ * ARMv8's eret): the handler's loads end before the interrupted code goes
+ * on, and a tick's cost is what it kept the CPU. */
+static void core_irq_return(cpu_t *c)
+{
+    drain_all(c);
+}
+
 void core_attach(machine_t *m)
 {
     const platform_core_t *pc = &m->p->core;
@@ -642,6 +692,7 @@ void core_attach(machine_t *m)
     g_core_ops.irq_enable = core_irq_enable;
     g_core_ops.now = core_now;
     g_core_ops.relax = core_relax;
+    m->irq_return = pc->kind == CORE_OOO ? core_irq_return : NULL;
     for (int i = 0; i < m->n; i++) {
         cpu_t *c = &m->cpus[i];
         struct core *k = xcalloc(1, sizeof *k);
@@ -658,6 +709,7 @@ void core_attach(machine_t *m)
 
 void core_detach(machine_t *m)
 {
+    m->irq_return = NULL;
     for (int i = 0; i < m->n; i++) {
         struct core *k = m->cpus[i].core;
         if (!k)

@@ -150,6 +150,8 @@ static void __attribute__((noinline)) take_tick(cpu_t *c)
         mem_footprint_tick(m->mem, c->id);
     sim_state_push(c, "tick");
     m->tick_fn(c, m->tick_arg);
+    if (m->irq_return)
+        m->irq_return(c);
     sim_state_pop(c);
     c->irq_off--;
     irq_rearm(c);
@@ -276,7 +278,7 @@ static void pay_hit(cpu_t *c)
 
 /* Waits until c's buffered stores (whole: all; else those to a's line) are
  * visible. Ticks taken meanwhile may buffer more: they are waited for too. */
-static void ord_drain(cpu_t *c, maddr_t a, int whole)
+void sim_drain_stores(cpu_t *c, maddr_t a, int whole)
 {
     order_t *o = c->m->order;
     for (;;) {
@@ -333,7 +335,7 @@ static inline __attribute__((always_inline)) void ord_write(cpu_t *c, maddr_t a,
     machine_t *m = c->m;
     int rel = release && order_model(m->order) == PLATFORM_WEAK;
     if (rel)
-        ord_drain(c, a, 1); /* st.rel: every earlier store first */
+        sim_drain_stores(c, a, 1); /* st.rel: every earlier store first */
     poll_irq(c);
     sync_step(c);
     order_settle(m->order, c->now);
@@ -366,7 +368,7 @@ static void ord_rmw(cpu_t *c, maddr_t a, cpu_order_t ord)
 {
     order_t *o = c->m->order;
     int whole = order_model(o) == PLATFORM_TSO || ord == CPU_FULL || ord == CPU_RELEASE;
-    ord_drain(c, a, whole);
+    sim_drain_stores(c, a, whole);
     sync_step(c);
     order_settle(o, c->now);
     order_before_store(o, c->id, a, c->now);
@@ -391,7 +393,7 @@ static void ord_fence(cpu_t *c, int kind)
     order_t *o = c->m->order;
     if (order_model(o) == PLATFORM_TSO && kind != CPU_MB)
         return;
-    ord_drain(c, 0, 1);
+    sim_drain_stores(c, 0, 1);
     if (order_model(o) == PLATFORM_WEAK)
         order_process_queue(o, c->id, c->now);
 }

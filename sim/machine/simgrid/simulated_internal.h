@@ -68,6 +68,7 @@ struct machine {
     cpu_fn tick_fn;
     void *tick_arg;
     int stopping, always_yield;
+    void (*irq_return)(cpu_t *c); /* the core's wait at a handler's return, or NULL */
     unsigned long seed;
     const machine_hooks_t *hooks;
     err_t *err;
@@ -103,6 +104,10 @@ static inline void irq_rearm(cpu_t *c)
     int on = (m->tick_fn != NULL) & !m->stopping & !c->irq_off; /* one branch at most */
     c->irq_at = on ? c->next_tick : UINT64_MAX;
 }
+
+/* On tso and weak: waits, as plain work, until c's buffered stores (whole:
+ * all; else those to a's line) are visible (simulated.c). */
+void sim_drain_stores(cpu_t *c, maddr_t a, int whole);
 
 /* The operations that take no step (simulated_state.c), for the ops table
  * of simulated.c: machine_backend.h says what each does. */
