@@ -96,6 +96,8 @@ core_mshr=4|core_mshr|core prop without core
 core=none core_width=2|core_width|core prop with core none
 core=ooo core_insn_bytes=0|core_insn_bytes|no bytes an instruction
 core=inorder core_irq_serialize=2|core_irq_serialize|irq serialise not 0 or 1
+core=ooo core_rmw_overlap=2|core_rmw_overlap|rmw overlap not 0 or 1
+core=inorder core_rmw_overlap=1|core_rmw_overlap|rmw overlap on an in-order core
 code_tick_insns=0|code_tick_insns|a unit of no instructions
 code_nosuch_insns=5|code_nosuch_insns|instructions of a unit without bytes
 EOF
