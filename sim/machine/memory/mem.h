@@ -66,11 +66,12 @@ void mem_poke_words(mem_t *m, maddr_t a, const uint64_t *v, size_t n);
 uint32_t mem_access(mem_t *m, int cpu, maddr_t a, mem_op_t op, access_kind_t *kind);
 
 /* mem_access for an access that starts at cycle now (the caller's clock,
- * never behind an earlier call's): the cost is the same plus the wait for
- * another CPU's write or RMW of that line whose transaction has not ended.
- * A line changes owner one transaction at a time (its directory or bus
- * serialises them): a reader or writer that comes meanwhile is served
- * after it. A write or RMW that is no hit marks the line until now + cost. */
+ * never behind an earlier call's). A read's cost is the same plus the wait
+ * for another CPU's write or RMW of that line whose transaction has not
+ * ended: the line's directory or bus serves the reader after it. Writers
+ * do not wait for each other (racing stores keep the order of their
+ * completions). A write or RMW that is no hit marks the line until now +
+ * cost. */
 uint32_t mem_access_at(mem_t *m, int cpu, maddr_t a, mem_op_t op, uint64_t now,
                        access_kind_t *kind);
 /* Accesses that waited in mem_access_at, and the cycles they waited. */
