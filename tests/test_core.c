@@ -24,6 +24,7 @@ typedef struct {
     double insn_bytes; /* 0: the code units issue no instructions */
     int irq_serialize;
     int rmw_overlap;
+    int clock; /* core_clock_cycles */
     int tso;   /* memory_model tso (else sc) */
     int yield; /* the reference scheduler */
     int prog;  /* which program */
@@ -49,6 +50,7 @@ enum {
     P_STORES,
     P_FRONT,
     P_RMW,
+    P_CLOCK,
     P_MIXED
 };
 
@@ -159,6 +161,16 @@ static void prog(cpu_t *c, void *arg)
         cpu_now(c);
         g_out.cycles[2] = cpu_now(c) - t1;
         break;
+    case P_CLOCK: /* an empty timing, then 10 and 200 instructions timed */
+        t1 = cpu_now(c);
+        g_out.cycles[1] = cpu_now(c) - t1;
+        t1 = cpu_now(c);
+        cpu_insns(c, 10);
+        g_out.cycles[2] = cpu_now(c) - t1;
+        t1 = cpu_now(c);
+        cpu_insns(c, 200);
+        g_out.cycles[3] = cpu_now(c) - t1;
+        break;
     case P_NONE_CALLS: /* core none: the core's calls cost nothing more */
         cpu_insns(c, 1000);
         cpu_read_dep(c, line(0), 0, &t);
@@ -220,7 +232,8 @@ static int run_cfg(void *arg)
                                 g_cfg.ahead,
                                 g_cfg.insn_bytes,
                                 g_cfg.irq_serialize,
-                                g_cfg.rmw_overlap};
+                                g_cfg.rmw_overlap,
+                                g_cfg.clock};
     machine_hooks_t hooks = {setup, NULL, NULL};
     err_t e;
     int rc = sim_run(p, "test_core", 7, &hooks, &e);
@@ -412,6 +425,27 @@ END_TEST
  * overlaps the loads after it (an AMD host: a cold lock add and a cold
  * load cost one miss); without it the RMW drains and the counter waits
  * for it. */
+/* core_clock_cycles: the clock read (lfence; rdtsc) takes that long, and
+ * the work after it runs beside it, as a host's timing does: an empty
+ * timing reads the latency, work shorter than it reads the latency too,
+ * and longer work reads its own length, not its length plus the read. */
+START_TEST(clock_read_overlaps_the_work)
+{
+    out_t o;
+    run((cfg_t){.kind = CORE_OOO, .width = 1, .rob = 64, .clock = 50, .prog = P_CLOCK}, &o);
+    ck_assert_uint_eq(o.cycles[1], 50);
+    ck_assert_uint_eq(o.cycles[2], 50);
+    ck_assert_uint_eq(o.cycles[3], 200);
+    check_terms(&o);
+    /* without it the reads cost nothing */
+    run((cfg_t){.kind = CORE_OOO, .width = 1, .rob = 64, .prog = P_CLOCK}, &o);
+    ck_assert_uint_eq(o.cycles[1], 0);
+    ck_assert_uint_eq(o.cycles[2], 10);
+    ck_assert_uint_eq(o.cycles[3], 200);
+    check_terms(&o);
+}
+END_TEST
+
 START_TEST(rmw_overlaps_or_drains)
 {
     out_t o;
@@ -488,6 +522,7 @@ static Suite *core_suite(void)
     tcase_add_test(t, stores_enter_the_buffer);
     tcase_add_test(t, front_end_overlaps_and_rmw_waits);
     tcase_add_test(t, rmw_overlaps_or_drains);
+    tcase_add_test(t, clock_read_overlaps_the_work);
     tcase_add_test(t, core_none_is_today);
     tcase_add_test(t, schedulers_agree);
     suite_add_tcase(s, t);

@@ -18,32 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- the core ------------------------------------------------------------ */
-
-/* Every current server core is out of order. The width and window are
- * estimates (docs/model.md, "The core"); the miss registers and the front
- * end's stream are starting points that numasim tune fits to the probes
- * mlp_K and code_N (scripts/validate). */
-static void write_core(pemit_t *e)
-{
-    pemit_comment(e, "an out-of-order core (docs/model.md, \"The core\")");
-    pemit_prop(e, "core", "ooo");
-    pemit_comment(e, "a starting point: 4 instructions a cycle, the decode width of current "
-                     "x86 and Arm server cores; numasim tune fits it to the probe timer_ops "
-                     "(in TSC cycles, so a core clocked above the TSC issues more)");
-    pemit_prop(e, "core_width", "4");
-    pemit_comment(e, "estimate: 256 instructions in flight, the smallest window of the modern "
-                     "cores numasim models (AMD Zen 3, Arm Neoverse V1); newer cores hold more");
-    pemit_prop(e, "core_rob", "256");
-    pemit_comment(e, "a starting point: numasim tune fits it to the probes mlp_K");
-    pemit_prop(e, "core_mshr", "8");
-    pemit_comment(e, "a starting point: numasim tune fits it to the probes code_N");
-    pemit_prop(e, "core_fetch_ahead", "2");
-    pemit_comment(e, "a starting point: a locked RMW drains, as a full fence; scripts/validate "
-                     "sets it from the probe rmw_load (1: issued as a load)");
-    pemit_prop(e, "core_rmw_overlap", "0");
-}
-
 /* --- the memory model's values and their origins ------------------------ */
 
 typedef struct {
@@ -125,6 +99,45 @@ static void model_value(val_t *out, int k, const probe_result_t *pr, const char 
                      "default (%s); probe %s has no same-node '%s' row", kDefaults[k].why, ppath,
                      from_probe[i].probe);
         }
+    }
+}
+
+/* --- the core ------------------------------------------------------------ */
+
+/* Every current server core is out of order. The width and window are
+ * estimates (docs/model.md, "The core"); the miss registers and the front
+ * end's stream are starting points that numasim tune fits to the probes
+ * mlp_K and code_N (scripts/validate). The clock read's own latency is the
+ * probe's empty timing (timer_overhead), when there is a probe. */
+static void write_core(pemit_t *e, const probe_result_t *pr, const char *ppath)
+{
+    pemit_comment(e, "an out-of-order core (docs/model.md, \"The core\")");
+    pemit_prop(e, "core", "ooo");
+    pemit_comment(e, "a starting point: 4 instructions a cycle, the decode width of current "
+                     "x86 and Arm server cores; numasim tune fits it to the probe timer_ops "
+                     "(in TSC cycles, so a core clocked above the TSC issues more)");
+    pemit_prop(e, "core_width", "4");
+    pemit_comment(e, "estimate: 256 instructions in flight, the smallest window of the modern "
+                     "cores numasim models (AMD Zen 3, Arm Neoverse V1); newer cores hold more");
+    pemit_prop(e, "core_rob", "256");
+    pemit_comment(e, "a starting point: numasim tune fits it to the probes mlp_K");
+    pemit_prop(e, "core_mshr", "8");
+    pemit_comment(e, "a starting point: numasim tune fits it to the probes code_N");
+    pemit_prop(e, "core_fetch_ahead", "2");
+    pemit_comment(e, "a starting point: a locked RMW drains, as a full fence; scripts/validate "
+                     "sets it from the probe rmw_load (1: issued as a load)");
+    pemit_prop(e, "core_rmw_overlap", "0");
+    int n = 0;
+    double m = pr ? mean_rows(pr, "timer_overhead", 1, &n) : 0;
+    if (n > 0) {
+        pemit_comment(e,
+                      "probe %s: median of the 'timer_overhead' row, the empty timing "
+                      "(the clock read twice): what the read costs, beside the work it times",
+                      ppath);
+        pemit_prop(e, "core_clock_cycles", "%.0f", round(m));
+    } else {
+        pemit_comment(e, "default (no probe): the clock read overlaps nothing it times");
+        pemit_prop(e, "core_clock_cycles", "0");
     }
 }
 
@@ -276,7 +289,7 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
     pemit_prop(&e, "memory_model", "weak");
     pemit_prop(&e, "inval_queue_cycles", "%g", mem_local);
 #endif
-    write_core(&e);
+    write_core(&e, pr, ppath);
     class_t cl[64];
     int ncl = make_classes(t, mem_local, pr, ppath, cl, 64);
     char tunable[64 * 56 + 64] = "mem_local_cycles,c2c_node_cycles"; /* 64 classes */

@@ -7,7 +7,8 @@
 # whose cost passes one miss is core_fetch_ahead + 2); with core none the
 # mlp curve is flat and code_N is N misses. tune --probe-target fits
 # core_mshr and core_fetch_ahead back from 2 and 1 to the probe of the
-# core. --only-cache with --only-core is a user error.
+# core. core_clock_cycles comes back as the empty timing (timer_overhead).
+# --only-cache with --only-core is a user error.
 # Usage: core_probe.sh NUMASIM_BINARY SOURCE_DIR
 set -u
 
@@ -69,6 +70,15 @@ run tune --probe-target "$tmp/target.csv" --params core_mshr,core_fetch_ahead \
     fail "tuned core_mshr = $(prop "$tmp/tuned.xml" core_mshr), expected $mshr"
 [ "$(prop "$tmp/tuned.xml" core_fetch_ahead)" = $ahead ] ||
     fail "tuned core_fetch_ahead = $(prop "$tmp/tuned.xml" core_fetch_ahead), expected $ahead"
+
+# core_clock_cycles: the empty timing (timer_overhead) reads it back, and a
+# batched row (512 loads timed together) keeps its cost
+flat "$tmp/clock.xml" core=ooo core_width=4 core_rob=192 core_mshr=$mshr core_fetch_ahead=$ahead \
+    core_clock_cycles=40
+run probe --only-core -o - "$tmp/clock.xml"
+[ "$rc" -eq 0 ] || die "probe --only-core with core_clock_cycles: exit $rc: $err"
+[ "$(row timer_overhead)" = 40 ] || fail "core_clock_cycles=40: timer_overhead = $(row timer_overhead)"
+within "$(row mlp_1)" "$miss" 0.10 || fail "core_clock_cycles=40: mlp_1 = $(row mlp_1), expected $miss"
 
 # core none: the same probe, every miss in series
 flat "$tmp/none.xml"

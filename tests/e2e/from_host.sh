@@ -61,6 +61,7 @@ awk '/<prop id="(clock_mhz|line_bytes|[a-z_]*_cycles)"/ && prev !~ /<!--/ { prin
 # with a probe: costs and class latencies from it
 cat >probe.csv <<'P'
 probe,platform,from_cpu,to_cpu,from_node,to_node,median_cycles,p10_cycles,p90_cycles,reps
+timer_overhead,x,0,0,0,0,42,21,42,9
 hit,x,0,0,0,0,4,4,4,9
 atomic_held,x,0,0,0,0,19,19,19,9
 load_mem,x,0,0,0,0,300,300,300,9
@@ -73,7 +74,8 @@ store_inval_1,x,0,1,0,0,120,120,120,9
 P
 HWLOC_XMLFILE=$topo run platform --from-host --probe probe.csv --name twosock -o tp.xml
 [ "$rc" -eq 0 ] || fail "--probe: exit $rc: $err"
-for kv in hit_cycles=4 atomic_cycles=19 mem_local_cycles=300 c2c_node_cycles=150 inval_node_cycles=120; do
+for kv in hit_cycles=4 atomic_cycles=19 mem_local_cycles=300 c2c_node_cycles=150 inval_node_cycles=120 \
+    core_clock_cycles=42; do
     [ "$(prop tp.xml "${kv%=*}")" = "${kv#*=}" ] || fail "--probe: ${kv%=*} = $(prop tp.xml "${kv%=*}"), want ${kv#*=}"
 done
 [ "$(class_lat tp.xml slit12)" = "40 " ] || fail "--probe slit12: $(class_lat tp.xml slit12), want 40"

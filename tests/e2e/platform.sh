@@ -98,6 +98,9 @@ core=ooo core_insn_bytes=0|core_insn_bytes|no bytes an instruction
 core=inorder core_irq_serialize=2|core_irq_serialize|irq serialise not 0 or 1
 core=ooo core_rmw_overlap=2|core_rmw_overlap|rmw overlap not 0 or 1
 core=inorder core_rmw_overlap=1|core_rmw_overlap|rmw overlap on an in-order core
+core=ooo core_clock_cycles=-1|core_clock_cycles|negative clock read
+core=ooo core_clock_cycles=100001|core_clock_cycles|clock read above 100000
+core=inorder core_clock_cycles=40|core_clock_cycles|clock read latency on an in-order core
 code_tick_insns=0|code_tick_insns|a unit of no instructions
 code_nosuch_insns=5|code_nosuch_insns|instructions of a unit without bytes
 EOF

@@ -84,6 +84,8 @@ typedef struct {
                                   without code_UNIT_insns (4) */
     int irq_serialize;         /* core_irq_serialize: local_irq_restore serialises (0) */
     int rmw_overlap;           /* core_rmw_overlap: ooo, a locked RMW issues as a load (0) */
+    int clock_cycles;          /* core_clock_cycles: ooo, the clock read's own latency, which
+                                  later instructions run beside (0) */
 } platform_core_t;
 
 typedef struct {

@@ -32,7 +32,8 @@
  *          core_serialize_cycles >= 0 (default 0), core_fetch_ahead
  *          0..64 (default 0), core_insn_bytes 1..64 (default 4),
  *          core_irq_serialize 0 or 1 (default 0), core_rmw_overlap 0 or 1
- *          (ooo only, default 0); code_UNIT_insns >= 1 (needs
+ *          (ooo only, default 0), core_clock_cycles 0..100000 (ooo only,
+ *          default 0); code_UNIT_insns >= 1 (needs
  *          code_UNIT_bytes).
  */
 #include "platform.h"
@@ -196,7 +197,8 @@ static int read_core(platform_t *p, err_t *e)
     static const char *const kinds[] = {"none", "inorder", "ooo"};
     static const char *const props[] = {
         "core_width",       "core_rob",        "core_mshr",          "core_serialize_cycles",
-        "core_fetch_ahead", "core_insn_bytes", "core_irq_serialize", "core_rmw_overlap"};
+        "core_fetch_ahead", "core_insn_bytes", "core_irq_serialize", "core_rmw_overlap",
+        "core_clock_cycles"};
     enum { NPROPS = sizeof props / sizeof *props };
     platform_core_t *k = &p->core;
     *k = (platform_core_t){.kind = CORE_NONE, .width = 1, .rob = 1, .mshr = 1, .insn_bytes = 4};
@@ -214,7 +216,7 @@ static int read_core(platform_t *p, err_t *e)
         const platform_param_t *r = platform_param(p, props[i]);
         if (r && k->kind == CORE_NONE)
             return where(p, r, e, "property '%s' needs 'core' inorder or ooo", props[i]);
-        if (r && (i == 1 || i == 7) && k->kind != CORE_OOO)
+        if (r && (i == 1 || i == 7 || i == 8) && k->kind != CORE_OOO)
             return where(p, r, e, "property '%s' needs 'core' ooo", props[i]);
     }
     if (k->kind == CORE_NONE)
@@ -228,6 +230,7 @@ static int read_core(platform_t *p, err_t *e)
         number(p, "core_serialize_cycles", 0, 0, &k->serialize_cycles, e) < 0 ||
         bounded(p, "core_irq_serialize", 0, 1, &k->irq_serialize, e) < 0 ||
         bounded(p, "core_rmw_overlap", 0, 1, &k->rmw_overlap, e) < 0 ||
+        bounded(p, "core_clock_cycles", 0, 100000, &k->clock_cycles, e) < 0 ||
         number(p, "core_insn_bytes", 0, 0, &k->insn_bytes, e) < 0)
         return -1;
     if (k->insn_bytes < 1 || k->insn_bytes > 64)
