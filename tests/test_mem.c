@@ -660,40 +660,6 @@ START_TEST(private_noise_spares_a_private_last_level)
 }
 END_TEST
 
-/* The noise is other software's code as well as its data: a code line
- * that CPU 0 fetched leaves its L1I (a fetch hits it there no more) after
- * 10^6 cycles of noise; without noise it stays. */
-static int code_hits_l1i_after(double noise)
-{
-    static int node[1] = {0};
-    static uint32_t lat0[1] = {0};
-    platform_t *p = tu_bare_platform(1, 1, node, lat0, 64);
-    p->cache[CACHE_L1I] = (platform_cache_t){8 * 2 * 64, 2, 1, SCOPE_CPU};
-    p->cache[CACHE_L1D] = (platform_cache_t){8 * 2 * 64, 2, 1, SCOPE_CPU};
-    p->cache[CACHE_L3] = (platform_cache_t){64 * 8 * 64, 8, 10, SCOPE_NODE};
-    p->ncache_levels = 3;
-    p->footprint.noise_per_mcycle = noise;
-    p->footprint.noise_private = 1;
-    mem_t *m = mem_create(p);
-    maddr_t a = mem_alloc(m, 0, 64);
-    mem_mark_code(m, a, 64);
-    access_kind_t k;
-    int level;
-    mem_fetch_code(m, 0, a, &k, &level);
-    mem_footprint_time(m, 0, 1000000);
-    int hit = mem_fetch_code_private_hit(m, 0, a);
-    mem_destroy(m);
-    free(p);
-    return hit;
-}
-
-START_TEST(noise_reaches_the_code_side)
-{
-    ck_assert_int_eq(code_hits_l1i_after(0), 1);
-    ck_assert_int_eq(code_hits_l1i_after(320), 0);
-}
-END_TEST
-
 static Suite *mem_suite(void)
 {
     Suite *s = suite_create("mem");
@@ -714,7 +680,6 @@ static Suite *mem_suite(void)
     tcase_add_test(t, shared_level_takes_noise_once);
     tcase_add_test(t, private_noise_spares_shared_levels);
     tcase_add_test(t, private_noise_spares_a_private_last_level);
-    tcase_add_test(t, noise_reaches_the_code_side);
     suite_add_tcase(s, t);
     return s;
 }

@@ -114,7 +114,7 @@ START_TEST(foreign_fill_is_capped_and_evicts)
     ck_assert_uint_eq(tlb_max_entries(t), 8);
     tlb_translate(t, 0, 2, 0);
     tlb_translate(t, 0, 3, 0);
-    tlb_fill_foreign(t, 0, 100, 1000000, 0); /* capped at 8: quick */
+    tlb_fill_foreign(t, 0, 100, 1000000); /* capped at 8: quick */
     ck_assert(!tlb_holds(t, 0, 0, 2, 0) && !tlb_holds(t, 0, 1, 2, 0));
     ck_assert(!tlb_holds(t, 0, 0, 3, 0) && !tlb_holds(t, 0, 1, 3, 0));
     ck_assert_int_eq(tlb_translate(t, 0, 2, 0), -1);

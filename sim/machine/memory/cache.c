@@ -720,7 +720,7 @@ int hier_instances(const hier_t *h, cache_level_t l)
     return h->lv[l].present ? h->lv[l].ninst : 0;
 }
 
-void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag, hier_side_t side)
+void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag)
 {
     if (l >= 0) {
         fill(h, cpu, l, tag);
@@ -731,16 +731,6 @@ void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag, hier_side_t side)
         if (hier_shared_instance(h, (cache_level_t)path[j], cpu) < 0 &&
             (l == -1 || path[j] != h->last))
             fill(h, cpu, path[j], tag);
-    if (side != HIER_CODE)
-        return;
-    const int *code = h->path[HIER_CODE]; /* the levels of the code side alone (L1i) */
-    for (int j = 0; j < h->npath[HIER_CODE]; j++) {
-        int on_data = 0;
-        for (int i = 0; i < h->npath[HIER_DATA]; i++)
-            on_data |= path[i] == code[j];
-        if (!on_data && hier_shared_instance(h, (cache_level_t)code[j], cpu) < 0)
-            fill(h, cpu, code[j], tag);
-    }
 }
 
 uint64_t hier_max_lines(const hier_t *h)

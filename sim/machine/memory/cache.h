@@ -102,10 +102,9 @@ int hier_instances(const hier_t *h, cache_level_t l);
 /* Brings tag, a fresh foreign line that no level holds, by LRU into cpu's
  * instance of level l only (l >= 0; on the data side), (l = -1) into
  * every data level whose instance is cpu's alone, or (l = -2) into those of
- * them above the last level; with l < 0 and side HIER_CODE, into the code
- * side's own levels too (an L1i that is cpu's alone). What it evicts
- * leaves the levels above, as with hier_access. */
-void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag, hier_side_t side);
+ * them above the last level. What it evicts leaves the levels above, as
+ * with hier_access. */
+void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag);
 
 /* Lines of the largest level cpu reaches (the cap of hier_fill_foreign). */
 uint64_t hier_max_lines(const hier_t *h);

@@ -16,8 +16,7 @@
  * virtual CPU that moves between the cores of one L3). The last level is
  * left out even where it is each CPU's own: a virtual machine's topology
  * may say so of an L3 that the host's cores share. The work footprint is
- * the CPU's own work, through every level. Noise is code as well as data:
- * the CPU's own instruction side (L1i, instruction TLBs) takes it too.
+ * the CPU's own work, through every level.
  */
 #include "memory_internal.h"
 #include "xalloc.h"
@@ -83,11 +82,9 @@ enum { FILL_ALL = -3, FILL_CORE = -2, FILL_PRIVATE = -1 };
 
 /* Brings lines (plus the fraction carried) of fresh foreign data, tags
  * base | the running numbers from *next on, through cpu: into every data
- * level (FILL_ALL: the CPU's own work), those that are cpu's alone
- * (FILL_PRIVATE), those of them above the last level (FILL_CORE), or cpu's
- * instance of one shared level. Only cpu's own lines take its TLBs. The
- * noise (FILL_PRIVATE, FILL_CORE) is other software, code as well as
- * data: it reaches the code side's own level (L1i) and TLBs too. */
+ * level (FILL_ALL), those that are cpu's alone (FILL_PRIVATE), those of
+ * them above the last level (FILL_CORE), or cpu's instance of one shared
+ * level. Only cpu's own lines take its TLBs. */
 static void fill_fresh(mem_t *m, int cpu, double lines, double *carry, uint64_t base,
                        uint64_t *next, int where)
 {
@@ -105,14 +102,11 @@ static void fill_fresh(mem_t *m, int cpu, double lines, double *carry, uint64_t 
         if (where == FILL_ALL)
             hier_access(m->hier, cpu, tag, HIER_DATA);
         else
-            hier_fill_fresh(m->hier, cpu, where, tag, where < 0 ? HIER_CODE : HIER_DATA);
+            hier_fill_fresh(m->hier, cpu, where, tag);
     }
     m->in_footprint = 0;
-    if (m->tlb && k && where < 0) { /* the pages of those lines */
-        mem_translate_foreign(m, cpu, base, *next, *next + k - 1, 0);
-        if (where != FILL_ALL) /* noise: other software's code too */
-            mem_translate_foreign(m, cpu, base, *next, *next + k - 1, 1);
-    }
+    if (m->tlb && k && where < 0) /* the pages of those lines */
+        mem_translate_foreign(m, cpu, base, *next, *next + k - 1);
     *next += k;
 }
 
@@ -125,7 +119,7 @@ void mem_footprint_tick(mem_t *m, int cpu)
     hier_fill_foreign(m->hier, cpu, tag_footprint(cpu) | TAG_TICK, n);
     m->in_footprint = 0;
     if (m->tlb)
-        mem_translate_foreign(m, cpu, tag_footprint(cpu) | TAG_TICK, 0, n - 1, 0);
+        mem_translate_foreign(m, cpu, tag_footprint(cpu) | TAG_TICK, 0, n - 1);
 }
 
 void mem_footprint_work(mem_t *m, int cpu, uint64_t cycles)

@@ -154,10 +154,8 @@ void mem_translate_init(mem_t *m);
  * it would on the machine. Only with TLBs. */
 uint32_t mem_translate(mem_t *m, int cpu, maddr_t a, int code);
 /* The pages of foreign lines first..last (numbers under base), at
- * fp_lines_per_page lines a page, go through cpu's data TLBs (code 0) or
- * instruction TLBs (code 1), in order. */
-void mem_translate_foreign(mem_t *m, int cpu, uint64_t base, uint64_t first, uint64_t last,
-                           int code);
+ * fp_lines_per_page lines a page, go through cpu's data TLBs, in order. */
+void mem_translate_foreign(mem_t *m, int cpu, uint64_t base, uint64_t first, uint64_t last);
 
 /* footprint.c: the footprints' per-CPU state (with levels only). */
 void mem_footprint_init(mem_t *m);

@@ -121,12 +121,12 @@ int tlb_first_mru(const tlb_t *t, int cpu, uint64_t page, int code)
     return a[t->off[l1] + (size_t)(page % L->nsets) * L->ways] == page;
 }
 
-void tlb_fill_foreign(tlb_t *t, int cpu, uint64_t first, uint64_t n, int code)
+void tlb_fill_foreign(tlb_t *t, int cpu, uint64_t first, uint64_t n)
 {
     if (n > t->max_entries)
         n = t->max_entries;
     for (uint64_t i = 0; i < n; i++)
-        tlb_translate(t, cpu, TAG_FOREIGN | (first + i), code);
+        tlb_translate(t, cpu, TAG_FOREIGN | (first + i), 0);
 }
 
 int tlb_holds(const tlb_t *t, int cpu, int level, uint64_t page, int code)

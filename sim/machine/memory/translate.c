@@ -31,8 +31,7 @@ uint32_t mem_translate(mem_t *m, int cpu, maddr_t a, int code)
     return m->xl_cost = m->c_walk + (lvl >= 0 ? m->lvl_cycles[lvl] : m->c_local);
 }
 
-void mem_translate_foreign(mem_t *m, int cpu, uint64_t base, uint64_t first, uint64_t last,
-                           int code)
+void mem_translate_foreign(mem_t *m, int cpu, uint64_t base, uint64_t first, uint64_t last)
 {
     uint64_t p0 = first / m->fp_lines_per_page, p1 = last / m->fp_lines_per_page;
     uint64_t n = p1 - p0 + 1, cap = tlb_max_entries(m->tlb);
@@ -40,5 +39,5 @@ void mem_translate_foreign(mem_t *m, int cpu, uint64_t base, uint64_t first, uin
         p0 += n - cap;
         n = cap;
     }
-    tlb_fill_foreign(m->tlb, cpu, (base & ~TAG_FOREIGN) | (p0 & TAG_INDEX), n, code);
+    tlb_fill_foreign(m->tlb, cpu, (base & ~TAG_FOREIGN) | (p0 & TAG_INDEX), n);
 }
