@@ -117,6 +117,7 @@ END_TEST
 /* --- anatomy: every cycle falls in exactly one counter --- */
 
 static cpu_anatomy_t g_an[4];
+static int g_counted[4];
 static uint64_t g_now[4];
 static maddr_t g_flag;
 
@@ -134,7 +135,7 @@ static void spinner(cpu_t *c, void *arg)
         cpu_read(c, g_line);
         cpu_spin_while_eq(c, g_flag, (uint64_t)i); /* waits for the writer */
     }
-    cpu_anatomy(c, &g_an[cpu_id(c)]);
+    g_counted[cpu_id(c)] = cpu_anatomy(c, &g_an[cpu_id(c)]);
     g_now[cpu_id(c)] = cpu_now(c);
 }
 
@@ -146,7 +147,7 @@ static void writer(cpu_t *c, void *arg)
         cpu_write(c, g_flag, (uint64_t)i);
     }
     machine_stop(cpu_machine(c)); /* ticks end: the CPUs can finish */
-    cpu_anatomy(c, &g_an[cpu_id(c)]);
+    g_counted[cpu_id(c)] = cpu_anatomy(c, &g_an[cpu_id(c)]);
     g_now[cpu_id(c)] = cpu_now(c);
 }
 
@@ -177,6 +178,7 @@ START_TEST(anatomy_adds_up)
         ck_assert_msg(sum == g_now[i], "CPU %d: counters add up to %" PRIu64 ", clock %" PRIu64, i,
                       sum, g_now[i]);
         ck_assert(n > 0);
+        ck_assert_int_eq(g_counted[i], 1); /* the simulated machine counts every cycle */
         ck_assert(a->ticks > 0);
         ck_assert(a->tick_cycles > 0 && a->tick_cycles < g_now[i]);
     }

@@ -266,8 +266,10 @@ void cpu_serialize(cpu_t *c);
  * which cannot hang unnoticed, ignores it. */
 void cpu_progress(cpu_t *c);
 
-/* Copies c's counters (any CPU may ask; no cost). */
-void cpu_anatomy(const cpu_t *c, cpu_anatomy_t *out);
+/* Copies c's counters (any CPU may ask; no cost). Returns 1 where the
+ * machine counts what every cycle went to (simulated), 0 where it knows
+ * only the ticks and the rest of *out is 0 (native). */
+int cpu_anatomy(const cpu_t *c, cpu_anatomy_t *out);
 
 /* Paje trace hooks for code that must not know SimGrid (timer core,
  * strategies, run.c). All are no-ops, at the cost of one test, unless the

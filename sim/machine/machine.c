@@ -185,12 +185,12 @@ void cpu_progress(cpu_t *c)
     cpu_ops(c)->progress(c);
 }
 
-void cpu_anatomy(const cpu_t *c, cpu_anatomy_t *out)
+int cpu_anatomy(const cpu_t *c, cpu_anatomy_t *out)
 {
     if (cpu_ops(c)->anatomy)
-        cpu_ops(c)->anatomy(c, out);
-    else
-        memset(out, 0, sizeof *out); /* the host does not say what its accesses found */
+        return cpu_ops(c)->anatomy(c, out);
+    memset(out, 0, sizeof *out); /* the host does not say what its accesses found */
+    return 0;
 }
 
 void cpu_state_push(cpu_t *c, const char *name)

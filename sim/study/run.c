@@ -320,7 +320,7 @@ static void caller_program(cpu_t *c, void *arg)
         uint64_t t0 = cpu_now(c);
         strategy_del_timer_sync(r->strategy, c, x->tc, t, &oops);
         uint64_t t1 = cpu_now(c);
-        cpu_anatomy(c, &a1);
+        int counted = cpu_anatomy(c, &a1);
         cpu_call_end(c);
         cpu_sync(c); /* the oracle looks at the state as of the return */
         if (oracle_return(x->or, c, t, oops) && r->first_bad_call < 0) {
@@ -330,10 +330,11 @@ static void caller_program(cpu_t *c, void *arg)
         cpu_progress(c);
         if (k >= s->warmup_calls) {
             r->cycles[r->ncalls++] = t1 - t0 > overhead ? t1 - t0 - overhead : 0;
-            /* the empty timing taken off: the clock read overlapped that
-             * much of the call (a simulated core with core_clock_cycles;
-             * natively the anatomy is all 0 and stays so) */
-            if (a1.issue_cycles)
+            /* the empty timing taken off was the clock read, which ran
+             * beside the call (core_clock_cycles): hidden, so that the
+             * columns add up to the cycles reported. Natively the columns
+             * are 0 and stay so. */
+            if (counted)
                 a1.hidden_cycles += overhead;
             cpu_anatomy_accumulate(&r->anatomy, &a0, &a1);
         }

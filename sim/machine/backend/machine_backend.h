@@ -46,8 +46,9 @@ typedef struct machine_ops {
     /* cpu_read_branch in one call; NULL: read_dep, then branch */
     uint64_t (*read_branch)(cpu_t *c, maddr_t a);
     void (*serialize)(cpu_t *c);
-    /* access counters and Paje states; a backend without them: NULL */
-    void (*anatomy)(const cpu_t *c, cpu_anatomy_t *out);
+    /* access counters (1: every cycle accounted for, 0: only the ticks)
+     * and Paje states; a backend without them: NULL */
+    int (*anatomy)(const cpu_t *c, cpu_anatomy_t *out);
     void (*state_push)(cpu_t *c, const char *name);
     void (*state_pop)(cpu_t *c);
     void (*state_probe)(cpu_t *c, int target);

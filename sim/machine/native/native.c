@@ -408,12 +408,13 @@ static void n_barrier(cpu_t *cc, int kind)
 
 /* The host does not say what its accesses found: only the ticks are known
  * (taken, and the cycles from handler entry to exit). */
-static void n_anatomy(const cpu_t *cc, cpu_anatomy_t *out)
+static int n_anatomy(const cpu_t *cc, cpu_anatomy_t *out)
 {
     const ncpu_t *c = (const ncpu_t *)cc;
     memset(out, 0, sizeof *out);
     out->ticks = c->ticks;
     out->tick_cycles = c->irq_cycles;
+    return 0;
 }
 
 static void n_progress(cpu_t *cc)

@@ -113,7 +113,7 @@ void sim_drain_stores(cpu_t *c, maddr_t a, int whole);
  * of simulated.c: machine_backend.h says what each does. */
 int sim_in_irq(const cpu_t *c);
 uint64_t sim_next_tick(const cpu_t *c);
-void sim_anatomy(const cpu_t *c, cpu_anatomy_t *out);
+int sim_anatomy(const cpu_t *c, cpu_anatomy_t *out);
 void sim_state_probe(cpu_t *c, int target);
 void sim_call_begin(cpu_t *c, int measured);
 void sim_call_end(cpu_t *c);

@@ -24,7 +24,7 @@ uint64_t sim_next_tick(const cpu_t *c)
     return c->next_tick;
 }
 
-void sim_anatomy(const cpu_t *c, cpu_anatomy_t *out)
+int sim_anatomy(const cpu_t *c, cpu_anatomy_t *out)
 {
     *out = c->an;
     if (c->m->levels)
@@ -32,6 +32,7 @@ void sim_anatomy(const cpu_t *c, cpu_anatomy_t *out)
             out->hit_level[i] = c->lvl_hits[CACHE_L1D + 1 + i];
     out->evictions = mem_evictions(c->m->mem, c->id, 0);
     out->footprint_evictions = mem_evictions(c->m->mem, c->id, 1);
+    return 1;
 }
 
 void sim_state_probe(cpu_t *c, int target)
