@@ -112,7 +112,7 @@ struct host_executed {
 host_executed_t *host_count_executed(err_t *e)
 {
     host_executed_t *x = xcalloc(1, sizeof *x);
-    char why[200] = "";
+    char why[640] = "";
     if (hostplat_exec_count(kCodeUnits, NCODE_UNITS, x->all, x->meas, why, sizeof why) < 0) {
         free(x);
         err_set(e, NULL, 0, "numasim platform --from-host --executed: %s", why);

@@ -225,12 +225,33 @@ int hostplat_exec_parse(FILE *f, const hostplat_unit_t *units, int nunits, hostp
     return ok ? 0 : -1;
 }
 
+/* The last non-empty line of the file at path (without its newline) into
+ * out, or "" when there is none. */
+static void last_line(const char *path, char *out, size_t nout)
+{
+    out[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0])
+            snprintf(out, nout, "%s", line);
+    }
+    fclose(f);
+}
+
 /* Runs `numasim run --native` of scenario name under callgrind, its files
- * in dir. Returns 0, or -1 with why. */
+ * in dir: the program's standard error in dir/NAME.err (valgrind's own
+ * messages in dir/NAME.vg), whose last line, the program's error when it
+ * fails, goes into why. Returns 0, or -1 with why. */
 static int capture(const char *exe, const char *dir, const char *name, char *why, size_t nwhy)
 {
-    char out[4200], csv[4200], calls[64];
+    char out[4200], vglog[4200], err[4200], csv[4200], calls[64];
     snprintf(out, sizeof out, "--callgrind-out-file=%s/callgrind.%%p", dir);
+    snprintf(vglog, sizeof vglog, "--log-file=%s/%s.vg", dir, name);
+    snprintf(err, sizeof err, "%s/%s.err", dir, name);
     snprintf(csv, sizeof csv, "%s/%s.csv", dir, name);
     snprintf(calls, sizeof calls, "measure.calls=%d", EXEC_CALLS);
     pid_t pid = child_try_fork();
@@ -240,16 +261,17 @@ static int capture(const char *exe, const char *dir, const char *name, char *why
     }
     if (pid == 0) {
         int null = open("/dev/null", O_WRONLY);
-        if (null >= 0) {
+        int ef = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (null >= 0)
             dup2(null, STDOUT_FILENO);
-            dup2(null, STDERR_FILENO);
-        }
+        if (ef >= 0 || null >= 0)
+            dup2(ef >= 0 ? ef : null, STDERR_FILENO);
         char ctx[40];
         snprintf(ctx, sizeof ctx, "--separate-callers=%d", EXEC_CONTEXT);
         execlp("valgrind", "valgrind", "--tool=callgrind", "--trace-children=yes", ctx,
-               "--compress-strings=no", "--compress-pos=no", out, exe, "run", "--native", "-q",
-               "--timeout", "3600", "-o", csv, "--set", calls, "--set", "measure.warmup_calls=2",
-               "--set", "scenario.cache=warm", name, (char *)NULL);
+               "--compress-strings=no", "--compress-pos=no", out, vglog, exe, "run", "--native",
+               "-q", "--timeout", "3600", "-o", csv, "--set", calls, "--set",
+               "measure.warmup_calls=2", "--set", "scenario.cache=warm", name, (char *)NULL);
         _exit(127);
     }
     int st = child_wait(pid);
@@ -258,7 +280,13 @@ static int capture(const char *exe, const char *dir, const char *name, char *why
         return -1;
     }
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        snprintf(why, nwhy, "valgrind's run of %s failed (status %d)", name, st);
+        char said[512];
+        last_line(err, said, sizeof said);
+        if (WIFEXITED(st))
+            snprintf(why, nwhy, "valgrind's run of %s failed (exit %d)%s%s", name, WEXITSTATUS(st),
+                     said[0] ? ": " : "", said);
+        else
+            snprintf(why, nwhy, "valgrind's run of %s failed (signal %d)", name, WTERMSIG(st));
         return -1;
     }
     return 0;

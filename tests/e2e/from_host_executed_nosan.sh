@@ -4,8 +4,9 @@
 # itself (paper-table and modern-table, warm). A unit the measured program
 # calls gets its executed count, below objdump's count of every instruction
 # of its functions and with a comment naming the calls; a unit no run calls
-# keeps objdump's count and says so. Without valgrind: the one-line error,
-# exit 2, no file. SKIP when valgrind is not installed. About 3 minutes.
+# keeps objdump's count and says so. Without valgrind, or when a captured
+# run fails (its own error in the message): the one-line error, exit 2, no
+# file. SKIP when valgrind is not installed. About 3 minutes.
 # Usage: from_host_executed_nosan.sh NUMASIM_BINARY SOURCE_DIR
 set -u
 
@@ -29,6 +30,18 @@ if ! command -v valgrind >/dev/null 2>&1; then
     exit 0
 fi
 before=$(ls -d /tmp/numasim-executed-* 2>/dev/null)
+
+# a captured run that fails: its own one-line error, exit 2, no file, no
+# directory left (here the scenario's platforms are missing)
+mkdir -p noplat/scenarios && cp "$src/scenarios/paper-table.ini" noplat/scenarios/
+cd noplat || exit 1
+run platform --from-host --executed -o np.xml
+check_user_error "--executed with a failing capture" np.xml
+case "$err" in *"valgrind's run of paper-table failed (exit 2): scenarios/paper-table.ini:"*"does not exist"*) ;;
+*) fail "--executed with a failing capture: '$err'" ;; esac
+[ "$(ls -d /tmp/numasim-executed-* 2>/dev/null)" = "$before" ] || fail "a failed capture left its directory in /tmp"
+cd "$tmp" || exit 1
+
 cd "$src" || exit 1 # the runs find paper-table and modern-table by name
 run platform --from-host -o "$tmp/static.xml"
 [ "$rc" -eq 0 ] || die "--from-host: exit $rc: $err"
