@@ -37,7 +37,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -248,33 +247,42 @@ static void last_line(const char *path, char *out, size_t nout)
  * fails, goes into why. Returns 0, or -1 with why. */
 static int capture(const char *exe, const char *dir, const char *name, char *why, size_t nwhy)
 {
-    char out[4200], vglog[4200], err[4200], csv[4200], calls[64];
+    char out[4200], vglog[4200], err[4200], csv[4200], calls[64], ctx[40];
     snprintf(out, sizeof out, "--callgrind-out-file=%s/callgrind.%%p", dir);
     snprintf(vglog, sizeof vglog, "--log-file=%s/%s.vg", dir, name);
     snprintf(err, sizeof err, "%s/%s.err", dir, name);
     snprintf(csv, sizeof csv, "%s/%s.csv", dir, name);
     snprintf(calls, sizeof calls, "measure.calls=%d", EXEC_CALLS);
-    pid_t pid = child_try_fork();
-    if (pid < 0) {
+    snprintf(ctx, sizeof ctx, "--separate-callers=%d", EXEC_CONTEXT);
+    const char *argv[] = {"valgrind",
+                          "--tool=callgrind",
+                          "--trace-children=yes",
+                          ctx,
+                          "--compress-strings=no",
+                          "--compress-pos=no",
+                          out,
+                          vglog,
+                          exe,
+                          "run",
+                          "--native",
+                          "-q",
+                          "--timeout",
+                          "3600",
+                          "-o",
+                          csv,
+                          "--set",
+                          calls,
+                          "--set",
+                          "measure.warmup_calls=2",
+                          "--set",
+                          "scenario.cache=warm",
+                          name,
+                          NULL};
+    int st = child_run("valgrind", (char *const *)argv, err, 1);
+    if (st < 0) {
         snprintf(why, nwhy, "fork: %s", strerror(errno));
         return -1;
     }
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        int ef = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (null >= 0)
-            dup2(null, STDOUT_FILENO);
-        if (ef >= 0 || null >= 0)
-            dup2(ef >= 0 ? ef : null, STDERR_FILENO);
-        char ctx[40];
-        snprintf(ctx, sizeof ctx, "--separate-callers=%d", EXEC_CONTEXT);
-        execlp("valgrind", "valgrind", "--tool=callgrind", "--trace-children=yes", ctx,
-               "--compress-strings=no", "--compress-pos=no", out, vglog, exe, "run", "--native",
-               "-q", "--timeout", "3600", "-o", csv, "--set", calls, "--set",
-               "measure.warmup_calls=2", "--set", "scenario.cache=warm", name, (char *)NULL);
-        _exit(127);
-    }
-    int st = child_wait(pid);
     if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
         snprintf(why, nwhy, "valgrind unavailable");
         return -1;

@@ -88,7 +88,7 @@ int child_wait(pid_t pid)
     return child_wait_usage(pid, NULL);
 }
 
-int child_run_self(char *const argv[], const char *errf, int quiet)
+int child_run(const char *file, char *const argv[], const char *errf, int quiet)
 {
     pid_t pid = child_try_fork();
     if (pid < 0)
@@ -102,9 +102,14 @@ int child_run_self(char *const argv[], const char *errf, int quiet)
             if (dn < 0 || dup2(dn, 1) < 0)
                 _exit(126);
         }
-        execv("/proc/self/exe", argv);
-        fprintf(stderr, "numasim: cannot run /proc/self/exe: %s\n", strerror(errno));
+        execvp(file, argv);
+        fprintf(stderr, "numasim: cannot run %s: %s\n", file, strerror(errno));
         _exit(127);
     }
     return child_wait(pid);
+}
+
+int child_run_self(char *const argv[], const char *errf, int quiet)
+{
+    return child_run("/proc/self/exe", argv, errf, quiet);
 }

@@ -36,11 +36,15 @@ int child_wait_usage(pid_t pid, struct rusage *ru);
 /* Sends sig to every recorded child (safe in a signal handler). */
 void child_kill_all(int sig);
 
-/* Runs this program again (/proc/self/exe) with argv (NULL-terminated), its
- * standard error into errf (created or truncated) and, when quiet, its
- * standard output into /dev/null, and waits for it. Returns its wait
- * status, or -1 with errno when fork failed. It is a recorded child while
- * it runs: child_kill_all reaches it. */
+/* Runs program file (looked up in PATH when it has no '/') with argv
+ * (NULL-terminated), its standard error into errf (created or truncated)
+ * and, when quiet, its standard output into /dev/null, and waits for it.
+ * Returns its wait status (exit code 127 when file cannot be run, 126 when
+ * errf cannot be opened), or -1 with errno when fork failed. It is a
+ * recorded child while it runs: child_kill_all reaches it. */
+int child_run(const char *file, char *const argv[], const char *errf, int quiet);
+
+/* child_run of this program again (/proc/self/exe). */
 int child_run_self(char *const argv[], const char *errf, int quiet);
 
 #endif
