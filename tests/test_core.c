@@ -51,6 +51,7 @@ enum {
     P_FRONT,
     P_RMW,
     P_CLOCK,
+    P_GATE,
     P_MIXED
 };
 
@@ -170,6 +171,16 @@ static void prog(cpu_t *c, void *arg)
         t1 = cpu_now(c);
         cpu_insns(c, 200);
         g_out.cycles[3] = cpu_now(c) - t1;
+        break;
+    case P_GATE: /* the unit with a load per line; again, its code and data cold */
+        for (int run = 0; run < 2; run++) {
+            cpu_flush_cache(c, 1);
+            uint64_t s = cpu_now(c);
+            cpu_exec(c, g_code);
+            for (int i = 0; i < CODE_LINES; i++)
+                cpu_read(c, line(50 + i));
+            g_out.cycles[1 + run] = cpu_now(c) - s;
+        }
         break;
     case P_NONE_CALLS: /* core none: the core's calls cost nothing more */
         cpu_insns(c, 1000);
@@ -345,6 +356,21 @@ START_TEST(code_streams)
 }
 END_TEST
 
+/* Out of order, an access waits for the code line that holds it: a unit
+ * fetched a line at a time (ahead 0) with a load per line. On its first
+ * run the core knows none of its accesses: they all issue behind the first
+ * line and end long before the last line comes. On the second, the last
+ * load waits for the last line, and its miss comes after. */
+START_TEST(access_waits_for_its_code_line)
+{
+    out_t o;
+    run((cfg_t){.kind = CORE_OOO, .rob = 256, .mshr = CODE_LINES, .prog = P_GATE}, &o);
+    ck_assert_uint_eq(o.cycles[1], CODE_LINES * MEM + CODE_LINES); /* + the loads' issue */
+    ck_assert_uint_eq(o.cycles[2], (CODE_LINES + 1) * MEM);
+    check_terms(&o);
+}
+END_TEST
+
 /* Enabling interrupts drains where the platform says so (ia64's srlz.d),
  * and only the restore that turns them on. */
 START_TEST(irq_enable_serialises)
@@ -516,6 +542,7 @@ static Suite *core_suite(void)
     tcase_add_test(t, dependent_chase_in_series);
     tcase_add_test(t, independent_chases_overlap_to_mshr);
     tcase_add_test(t, code_streams);
+    tcase_add_test(t, access_waits_for_its_code_line);
     tcase_add_test(t, code_issues_its_instructions);
     tcase_add_test(t, irq_enable_serialises);
     tcase_add_test(t, plain_loads_overlap_unless_chased);

@@ -660,6 +660,46 @@ START_TEST(private_noise_spares_a_private_last_level)
 }
 END_TEST
 
+/* The noise is other software's code as well as its data: it empties a
+ * private l1i as the l1d, whichever its scope. Code lines that CPU 0
+ * fetched are held in its l1i (free) before 10^6 cycles of noise, and
+ * found below it (in the l3) after. */
+START_TEST(noise_reaches_the_l1i)
+{
+    static int node[2] = {0, 0};
+    static uint32_t lat0[1] = {0};
+    for (int private_only = 0; private_only < 2; private_only++) {
+        platform_t *p = tu_bare_platform(2, 1, node, lat0, 64);
+        p->cache[CACHE_L1I] = (platform_cache_t){8 * 2 * 64, 2, 1, SCOPE_CPU};
+        p->cache[CACHE_L1D] = (platform_cache_t){8 * 2 * 64, 2, 1, SCOPE_CPU};
+        p->cache[CACHE_L3] = (platform_cache_t){64 * 8 * 64, 8, 10, SCOPE_CPU};
+        p->ncache_levels = 3;
+        p->footprint.noise_per_mcycle = 320;
+        p->footprint.noise_private = private_only;
+        mem_t *m = mem_create(p);
+        maddr_t code = mem_alloc(m, 0, 8 * 64);
+        access_kind_t k;
+        int lv, held = 0, in_l1i = 0;
+        for (int i = 0; i < 8; i++)
+            mem_fetch_code(m, 0, code + (maddr_t)i * 64, &k, &lv);
+        for (int i = 0; i < 8; i++)
+            in_l1i += mem_fetch_code(m, 0, code + (maddr_t)i * 64, &k, &lv) == 0;
+        ck_assert_int_eq(in_l1i, 8);
+        mem_footprint_time(m, 0, 1000000);
+        in_l1i = 0;
+        for (int i = 0; i < 8; i++) {
+            uint32_t cost = mem_fetch_code(m, 0, code + (maddr_t)i * 64, &k, &lv);
+            in_l1i += cost == 0;
+            held += lv == CACHE_L3;
+        }
+        ck_assert_int_eq(in_l1i, 0);
+        ck_assert_int_eq(held, private_only ? 8 : held); /* scope cpu spares the l3 */
+        mem_destroy(m);
+        free(p);
+    }
+}
+END_TEST
+
 static Suite *mem_suite(void)
 {
     Suite *s = suite_create("mem");
@@ -680,6 +720,7 @@ static Suite *mem_suite(void)
     tcase_add_test(t, shared_level_takes_noise_once);
     tcase_add_test(t, private_noise_spares_shared_levels);
     tcase_add_test(t, private_noise_spares_a_private_last_level);
+    tcase_add_test(t, noise_reaches_the_l1i);
     suite_add_tcase(s, t);
     return s;
 }

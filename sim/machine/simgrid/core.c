@@ -29,7 +29,8 @@
  *                            own cycle fe, at core_width a cycle, waiting
  *                            for code lines and for room in the window;
  *   cpu_exec                 the counter waits for the unit's first line
- *                            only; the rest streams to the front end;
+ *                            only; the rest streams to the front end, and
+ *                            an access waits for its own line (gate);
  *   a plain load             waits for nothing but the outstanding loads
  *                            its address comes from: a value that points
  *                            just below it (wait_dependences); a branch on
@@ -99,6 +100,12 @@ struct core {
     uint64_t fe, fe_issue;
     uint64_t acq;       /* weak order: the last acquire load, which later loads wait for */
     uint64_t clock_end; /* out of order: the last clock read ends here */
+    /* Out of order (gate): the current unit (-1: none), its lines, the
+     * cycle each that missed arrives (0: a hit), its accesses so far; per
+     * unit, the most accesses a run of it made. */
+    int unit, acc_cap;
+    uint64_t unit_lines, unit_acc, lines_cap, *line_at;
+    uint32_t *acc_seen;
 };
 
 static machine_ops_t g_core_ops;
@@ -248,6 +255,49 @@ static void wait_dependences(cpu_t *c, struct core *k, maddr_t a, int by_value)
     stall_until(c, until);
 }
 
+/* Out of order, an access of the current unit waits for the code line
+ * that holds it: the core cannot issue an instruction it has not fetched.
+ * Where a unit's accesses lie in its code is not known, so they are spread
+ * evenly over its lines, in order, as many as the most any run of it made
+ * (a shorter run, an early return, stays in the first lines; none known
+ * on its first run: no wait). Only a line that missed holds one back: a
+ * unit whose lines all hit (exec_known) has no gate. */
+static void gate(cpu_t *c, struct core *k)
+{
+    if (k->unit < 0 || !k->unit_lines)
+        return;
+    uint64_t seen = k->unit < k->acc_cap ? k->acc_seen[k->unit] : 0;
+    uint64_t i = k->unit_acc++;
+    if (!seen)
+        return;
+    i = i * k->unit_lines / seen;
+    if (i >= k->unit_lines)
+        i = k->unit_lines - 1;
+    stall_until(c, k->line_at[i]);
+}
+
+/* Out of order: unit code begins (with n lines that cpu_exec fetches, 0
+ * when they all hit); the unit before ends here, its accesses counted. */
+static void unit_begin(cpu_t *c, struct core *k, int code, uint64_t n)
+{
+    int ncode = c->m->ncode;
+    if (k->acc_cap < ncode) {
+        k->acc_seen = xrealloc(k->acc_seen, (size_t)ncode * sizeof *k->acc_seen);
+        for (int i = k->acc_cap; i < ncode; i++)
+            k->acc_seen[i] = 0;
+        k->acc_cap = ncode;
+    }
+    if (k->unit >= 0 && k->unit_acc > k->acc_seen[k->unit])
+        k->acc_seen[k->unit] = (uint32_t)(k->unit_acc < UINT32_MAX ? k->unit_acc : UINT32_MAX);
+    if (n > k->lines_cap) {
+        k->line_at = xrealloc(k->line_at, (size_t)n * sizeof *k->line_at);
+        k->lines_cap = n;
+    }
+    k->unit = code;
+    k->unit_lines = n;
+    k->unit_acc = 0;
+}
+
 /* A free miss register (waiting for the first to end when all are busy);
  * counts the miss as overlapped when another is outstanding. */
 static miss_t *mshr(cpu_t *c, struct core *k)
@@ -311,8 +361,10 @@ static cpu_tok_t load(cpu_t *c, maddr_t a, int acquire, int undeclared, const rm
         k->ring = xcalloc(n, sizeof *k->ring);
         k->mask = n - 1;
     }
-    if (k->k.kind == CORE_OOO)
+    if (k->k.kind == CORE_OOO) {
+        gate(c, k);
         wait_dependences(c, k, a, undeclared);
+    }
     uint64_t s;
     load_t *l;
     miss_t *r;
@@ -377,13 +429,11 @@ static uint64_t core_read_dep(cpu_t *c, maddr_t a, cpu_tok_t dep, cpu_tok_t *tok
 }
 
 /* In order, a load used at once, when nothing can make it wait before it
- * is performed: its ring slot is free, no miss is outstanding and no tick
- * is due. What load() and core_use do then, less what cannot matter: the
- * miss register of a miss that ends before the next instruction, when no
- * tick comes before it ends (no later load can find it busy, or its line
- * still on the way). A tick's handler runs within the wait, so then its
- * loads must find the miss as load() leaves it: in miss[0] (mshr() picks
- * it when none is outstanding). */
+ * is performed (ring slot free, no miss outstanding, no tick due): what
+ * load() and core_use do then, less the miss register of a miss that ends
+ * before the next instruction with no tick before (nothing can find it).
+ * A tick's handler runs within the wait, so its loads must then find the
+ * miss as load() leaves it: in miss[0] (mshr() picks it if none is out). */
 static uint64_t read_used(cpu_t *c, struct core *k, maddr_t a, load_t *l)
 {
     if (l->seq > k->done)
@@ -488,12 +538,16 @@ static void core_serialize(cpu_t *c)
  * (a store on tso or weak only for its store buffer). */
 static void core_write(cpu_t *c, maddr_t a, uint64_t v)
 {
+    if (c->core->k.kind == CORE_OOO)
+        gate(c, c->core);
     issue(c, c->core, 1);
     sim_ops.write(c, a, v);
 }
 
 static void core_write_release(cpu_t *c, maddr_t a, uint64_t v)
 {
+    if (c->core->k.kind == CORE_OOO)
+        gate(c, c->core);
     issue(c, c->core, 1);
     sim_ops.write_release(c, a, v);
 }
@@ -513,8 +567,10 @@ static uint64_t rmw(cpu_t *c, maddr_t a, rmw_op_t op, uint64_t x, uint64_t y, cp
     struct core *k = c->core;
     rmw_t w = {op, x, y, o};
     if (k->k.kind != CORE_OOO || !k->k.rmw_overlap) {
-        if (k->k.kind == CORE_OOO)
+        if (k->k.kind == CORE_OOO) {
+            gate(c, k);
             drain_all(c);
+        }
         issue(c, k, 1);
         return perform(c, a, 0, &w);
     }
@@ -607,6 +663,8 @@ static void core_exec(cpu_t *c, int code)
     int ooo = k->k.kind == CORE_OOO;
     uint64_t ver = 0; /* 0: no memo (sim_code_fetched records none) */
     if (!tick_inside(c, k, u) && sim_code_known(c, code, &ver)) {
+        if (ooo)
+            unit_begin(c, k, code, 0);
         exec_known(c, k, u);
         return;
     }
@@ -614,13 +672,18 @@ static void core_exec(cpu_t *c, int code)
     uint64_t ready[CORE_FETCH_MAX + 1];
     maddr_t a = u->addr, line = (maddr_t)m->p->line_bytes;
     int private = 1;
-    if (ooo && k->fe < c->now)
-        k->fe = c->now;
+    if (ooo) {
+        unit_begin(c, k, code, n);
+        if (k->fe < c->now)
+            k->fe = c->now;
+    }
     for (uint64_t i = 0; i < n; i++) {
         for (; next < n && next <= i + ahead; next++) {
             uint32_t cost = sim_fetch_line(c, a + next * line, &private);
             uint64_t asked = ooo && next ? k->fe : c->now;
             ready[next % (ahead + 1)] = asked + cost;
+            if (ooo)
+                k->line_at[next] = cost ? asked + cost : 0;
             c->an.hidden_cycles += cost;
             c->an.code_streamed += next > i && cost > 0;
         }
@@ -714,6 +777,7 @@ void core_attach(machine_t *m)
         k->miss = xcalloc((size_t)pc->mshr, sizeof *k->miss);
         for (int j = 0; j < pc->mshr; j++)
             k->miss[j].line = UINT64_MAX;
+        k->unit = -1;
         c->core = k;
         c->ops = &g_core_ops;
     }
@@ -728,6 +792,8 @@ void core_detach(machine_t *m)
             continue;
         free(k->ring);
         free(k->miss);
+        free(k->line_at);
+        free(k->acc_seen);
         free(k);
         m->cpus[i].core = NULL;
     }
