@@ -597,16 +597,26 @@ enum { NOISE_LINES = 256 };
  * 10^6 more cycles of CPU 1's (later). A private l1d, an l3 of 512 lines
  * (the two CPUs share it, or each has its own: l3_scope), noise at 320
  * lines a 10^6 cycles (5 in each set). */
-static int noise_survivors_in(int both, int later, int private_only, cache_scope_t l3_scope)
+/* Two CPUs of one node: a private l1d (and l1i), an l3 of 512 lines, noise
+ * at 320 lines a 10^6 cycles. */
+static platform_t *noise_platform(int l1i, int private_only, cache_scope_t l3_scope)
 {
     static int node[2] = {0, 0};
     static uint32_t lat0[1] = {0};
     platform_t *p = tu_bare_platform(2, 1, node, lat0, 64);
+    if (l1i)
+        p->cache[CACHE_L1I] = (platform_cache_t){8 * 2 * 64, 2, 1, SCOPE_CPU};
     p->cache[CACHE_L1D] = (platform_cache_t){8 * 2 * 64, 2, 1, SCOPE_CPU};
     p->cache[CACHE_L3] = (platform_cache_t){64 * 8 * 64, 8, 10, l3_scope};
-    p->ncache_levels = 2;
+    p->ncache_levels = 2 + l1i;
     p->footprint.noise_per_mcycle = 320;
     p->footprint.noise_private = private_only;
+    return p;
+}
+
+static int noise_survivors_in(int both, int later, int private_only, cache_scope_t l3_scope)
+{
+    platform_t *p = noise_platform(0, private_only, l3_scope);
     mem_t *m = mem_create(p);
     maddr_t a = mem_alloc(m, 0, NOISE_LINES * 64);
     for (int i = 0; i < NOISE_LINES; i++)
@@ -666,16 +676,8 @@ END_TEST
  * found below it (in the l3) after. */
 START_TEST(noise_reaches_the_l1i)
 {
-    static int node[2] = {0, 0};
-    static uint32_t lat0[1] = {0};
     for (int private_only = 0; private_only < 2; private_only++) {
-        platform_t *p = tu_bare_platform(2, 1, node, lat0, 64);
-        p->cache[CACHE_L1I] = (platform_cache_t){8 * 2 * 64, 2, 1, SCOPE_CPU};
-        p->cache[CACHE_L1D] = (platform_cache_t){8 * 2 * 64, 2, 1, SCOPE_CPU};
-        p->cache[CACHE_L3] = (platform_cache_t){64 * 8 * 64, 8, 10, SCOPE_CPU};
-        p->ncache_levels = 3;
-        p->footprint.noise_per_mcycle = 320;
-        p->footprint.noise_private = private_only;
+        platform_t *p = noise_platform(1, private_only, SCOPE_CPU);
         mem_t *m = mem_create(p);
         maddr_t code = mem_alloc(m, 0, 8 * 64);
         access_kind_t k;
