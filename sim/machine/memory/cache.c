@@ -731,11 +731,6 @@ void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag)
         if (hier_shared_instance(h, (cache_level_t)path[j], cpu) < 0 &&
             (l == -1 || path[j] != h->last))
             fill(h, cpu, path[j], tag);
-    /* other software runs code too: its lines pass through the code side's
-     * own first level (the l1i), which the data side does not reach */
-    if (h->npath[HIER_CODE] && h->path[HIER_CODE][0] == CACHE_L1I &&
-        hier_shared_instance(h, CACHE_L1I, cpu) < 0)
-        fill(h, cpu, CACHE_L1I, tag);
 }
 
 uint64_t hier_max_lines(const hier_t *h)

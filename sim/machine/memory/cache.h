@@ -100,7 +100,7 @@ int hier_shared_instance(const hier_t *h, cache_level_t l, int cpu);
 int hier_instances(const hier_t *h, cache_level_t l);
 
 /* Brings tag, a fresh foreign line that no level holds, by LRU into cpu's
- * instance of level l only (l >= 0; on the data side), (l = -1) into
+ * instance of level l only (l >= 0, the l1i too), (l = -1) into
  * every data level whose instance is cpu's alone, or (l = -2) into those of
  * them above the last level. What it evicts leaves the levels above, as
  * with hier_access. */

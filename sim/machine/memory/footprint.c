@@ -15,8 +15,10 @@
  * software that shares a core, not the last level (an SMT sibling, a
  * virtual CPU that moves between the cores of one L3). The last level is
  * left out even where it is each CPU's own: a virtual machine's topology
- * may say so of an L3 that the host's cores share. The work footprint is
- * the CPU's own work, through every level.
+ * may say so of an L3 that the host's cores share. Other software runs
+ * code too, so the noise also passes through a CPU's own L1I, whatever its
+ * scope. The work footprint is the CPU's own work, through every data
+ * level.
  */
 #include "memory_internal.h"
 #include "xalloc.h"
@@ -84,7 +86,9 @@ enum { FILL_ALL = -3, FILL_CORE = -2, FILL_PRIVATE = -1 };
  * base | the running numbers from *next on, through cpu: into every data
  * level (FILL_ALL), those that are cpu's alone (FILL_PRIVATE), those of
  * them above the last level (FILL_CORE), or cpu's instance of one shared
- * level. Only cpu's own lines take its TLBs. */
+ * level. FILL_PRIVATE and FILL_CORE are the noise's: other software runs
+ * code too, so they pass through cpu's own l1i as well. Only cpu's own
+ * lines take its TLBs. */
 static void fill_fresh(mem_t *m, int cpu, double lines, double *carry, uint64_t base,
                        uint64_t *next, int where)
 {
@@ -96,13 +100,18 @@ static void fill_fresh(mem_t *m, int cpu, double lines, double *carry, uint64_t 
         *next += k - cap;
         k = cap;
     }
+    int l1i = where < 0 && hier_instances(m->hier, CACHE_L1I) > 0 &&
+              hier_shared_instance(m->hier, CACHE_L1I, cpu) < 0;
     m->in_footprint = 1;
     for (uint64_t i = 0; i < k; i++) {
         uint64_t tag = base | (fresh_line(m, *next + i) & TAG_INDEX);
-        if (where == FILL_ALL)
+        if (where == FILL_ALL) {
             hier_access(m->hier, cpu, tag, HIER_DATA);
-        else
-            hier_fill_fresh(m->hier, cpu, where, tag);
+            continue;
+        }
+        hier_fill_fresh(m->hier, cpu, where, tag);
+        if (l1i)
+            hier_fill_fresh(m->hier, cpu, CACHE_L1I, tag);
     }
     m->in_footprint = 0;
     if (m->tlb && k && where < 0) /* the pages of those lines */

@@ -261,7 +261,8 @@ static void wait_dependences(cpu_t *c, struct core *k, maddr_t a, int by_value)
  * evenly over its lines, in order, as many as the most any run of it made
  * (a shorter run, an early return, stays in the first lines; none known
  * on its first run: no wait). Only a line that missed holds one back: a
- * unit whose lines all hit (exec_known) has no gate. */
+ * unit whose lines all hit (exec_known) has no gate; in order no unit is
+ * ever current (the counter is the front end). */
 static void gate(cpu_t *c, struct core *k)
 {
     if (k->unit < 0 || !k->unit_lines)
@@ -538,16 +539,14 @@ static void core_serialize(cpu_t *c)
  * (a store on tso or weak only for its store buffer). */
 static void core_write(cpu_t *c, maddr_t a, uint64_t v)
 {
-    if (c->core->k.kind == CORE_OOO)
-        gate(c, c->core);
+    gate(c, c->core);
     issue(c, c->core, 1);
     sim_ops.write(c, a, v);
 }
 
 static void core_write_release(cpu_t *c, maddr_t a, uint64_t v)
 {
-    if (c->core->k.kind == CORE_OOO)
-        gate(c, c->core);
+    gate(c, c->core);
     issue(c, c->core, 1);
     sim_ops.write_release(c, a, v);
 }
@@ -567,10 +566,9 @@ static uint64_t rmw(cpu_t *c, maddr_t a, rmw_op_t op, uint64_t x, uint64_t y, cp
     struct core *k = c->core;
     rmw_t w = {op, x, y, o};
     if (k->k.kind != CORE_OOO || !k->k.rmw_overlap) {
-        if (k->k.kind == CORE_OOO) {
-            gate(c, k);
+        gate(c, k);
+        if (k->k.kind == CORE_OOO)
             drain_all(c);
-        }
         issue(c, k, 1);
         return perform(c, a, 0, &w);
     }
