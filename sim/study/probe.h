@@ -26,8 +26,8 @@
  *                    lat_mem_rd): per load, of PROBE_CHASE_BATCH dependent loads;
  *                    S from 1 KiB in x2 steps with x1.5 midpoints up to chase_max
  *   pages_N          the same chase through N pages, one line in each (lmbench
- *                    tlb_initialize): N from 8 to 4x the largest data TLB,
- *                    where the platform has TLBs
+ *                    tlb_initialize): N from 8 to 4x the largest data TLB
+ *                    (at least PROBE_PAGES_FAR), where the platform has TLBs
  *   timer_ops_pause_P       the timer_ops pair timed once after P cycles of
  *                           cpu_work, interrupts off (P = 0, 10, ..., 10^7,
  *                           or the pauses asked for)
