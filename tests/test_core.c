@@ -19,7 +19,8 @@ enum { MEM = 180, HIT = 6, LINE = 128, NLINES = 4096, CODE_LINES = 16, MAXK = 16
 
 typedef struct {
     platform_core_kind_t kind;
-    int width, rob, mshr, ahead;
+    double width; /* core_width: a fraction allowed */
+    int rob, mshr, ahead;
     double serialize;
     double insn_bytes; /* 0: the code units issue no instructions */
     int irq_serialize;
@@ -387,7 +388,9 @@ END_TEST
 
 /* A unit's instructions (2048 bytes at 16 a piece: 128, 8 a line) issue
  * as their lines arrive: in series each line's 8 follow its miss; streamed
- * the misses overlap and only the issue is left behind the first. */
+ * the misses overlap and only the issue is left behind the first. A width
+ * may be a fraction (a core clocked above the counter): at 2.5 a cycle the
+ * 128 take 51 whole cycles, the part of a cycle carried from line to line. */
 START_TEST(code_issues_its_instructions)
 {
     out_t o;
@@ -400,6 +403,18 @@ START_TEST(code_issues_its_instructions)
     check_terms(&o);
     run((cfg_t){.kind = CORE_OOO, .width = 4, .rob = 16, .insn_bytes = 16, .prog = P_CODE}, &o);
     ck_assert_uint_eq(o.cycles[0], CODE_LINES * (MEM + 2)); /* width 4: 2 cycles a line */
+    check_terms(&o);
+    run((cfg_t){.kind = CORE_INORDER,
+                .width = 2.5,
+                .insn_bytes = 16,
+                .ahead = CODE_LINES,
+                .prog = P_CODE},
+        &o);
+    ck_assert_uint_eq(o.cycles[0], MEM + 128 * 2 / 5);
+    ck_assert_uint_eq(o.an.issue_cycles, 128 * 2 / 5);
+    check_terms(&o);
+    run((cfg_t){.kind = CORE_OOO, .width = 2.5, .rob = 16, .insn_bytes = 16, .prog = P_CODE}, &o);
+    ck_assert_uint_eq(o.cycles[0], CODE_LINES * MEM + 128 * 2 / 5);
     check_terms(&o);
 }
 END_TEST

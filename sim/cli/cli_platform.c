@@ -77,7 +77,7 @@ static void print_text(const platform_t *p)
         printf("\ncaches: infinite (no cache level in the file)\n");
     }
     if (p->core.kind != CORE_NONE) { /* core none prints nothing: the output is as before */
-        printf("\ncore: %s, %d instructions a cycle",
+        printf("\ncore: %s, %g instructions a cycle",
                p->core.kind == CORE_OOO ? "out of order" : "in order", p->core.width);
         if (p->core.kind == CORE_OOO)
             printf(", window %d", p->core.rob);

@@ -84,16 +84,14 @@ static int is_footprint(const char *name)
 }
 
 /* The core's whole parameters (core.c): core_mshr and core_fetch_ahead,
- * which the mlp_K and code_N rows see, and core_width, which timer_ops
- * sees; their largest value (the platform's bound), else 0. Like the
- * footprints they move the rows by steps, so they are scanned too, and
- * every value tried or written is a whole number. */
+ * which the mlp_K and code_N rows see; their largest value (the
+ * platform's bound), else 0. Like the footprints they move the rows by
+ * steps, so they are scanned too, and every value tried or written is a
+ * whole number. (core_width, which timer_ops sees, may be a fraction: a
+ * host's core issues a non-whole number of instructions a TSC cycle.) */
 static int whole_max(const char *name)
 {
-    return !strcmp(name, "core_mshr")          ? 256
-           : !strcmp(name, "core_fetch_ahead") ? 64
-           : !strcmp(name, "core_width")       ? 64
-                                               : 0;
+    return !strcmp(name, "core_mshr") ? 256 : !strcmp(name, "core_fetch_ahead") ? 64 : 0;
 }
 
 static int is_flat(const char *name)

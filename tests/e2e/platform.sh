@@ -70,6 +70,11 @@ run platform "$tmp/core_ok.xml"
 [ "$rc" -eq 0 ] || fail "a good core: exit $rc: $err"
 grep -q '^core: out of order, 4 instructions a cycle, window 128, 8 misses outstanding' <<<"$out" ||
     fail "a good core: no core line in: $(grep core <<<"$out")"
+with_core "$tmp/core_frac.xml" core=ooo core_width=2.5 core_rob=3
+run platform "$tmp/core_frac.xml"
+[ "$rc" -eq 0 ] || fail "a fractional width: exit $rc: $err"
+grep -q '^core: out of order, 2.5 instructions a cycle, window 3' <<<"$out" ||
+    fail "a fractional width: no core line in: $(grep core <<<"$out")"
 run platform "$good"
 grep -q '^core: in order, 3 instructions a cycle' <<<"$out" ||
     fail "numa32's in-order core: no core line in: $(grep core <<<"$out")"
@@ -88,6 +93,9 @@ core=superscalar|core|unknown core
 core=ooo core_width=0|core_width|width 0
 core=inorder core_width=65|core_width|width above 64
 core=ooo core_width=4 core_rob=2|core_rob|rob below width
+core=ooo core_width=2.5 core_rob=2|core_rob|rob below a fractional width
+core=ooo core_width=0.5|core_width|width below 1
+core=ooo core_width=two|core_width|width not a number
 core=inorder core_rob=64|core_rob|rob on an in-order core
 core=ooo core_mshr=0|core_mshr|no miss register
 core=ooo core_fetch_ahead=65|core_fetch_ahead|fetch ahead above 64

@@ -75,8 +75,9 @@ typedef enum { CORE_NONE, CORE_INORDER, CORE_OOO } platform_core_kind_t;
 
 typedef struct {
     platform_core_kind_t kind; /* prop core: none (default), inorder, ooo */
-    int width;                 /* core_width: instructions issued a cycle (1) */
-    int rob;                   /* core_rob: ooo window in instructions (width) */
+    double width;              /* core_width: instructions issued a cycle, a fraction
+                                  allowed (counter cycles: the host's TSC) (1) */
+    int rob;                   /* core_rob: ooo window in instructions (width, rounded up) */
     int mshr;                  /* core_mshr: misses outstanding at once (1) */
     double serialize_cycles;   /* core_serialize_cycles: a serialising instruction (0) */
     int fetch_ahead;           /* core_fetch_ahead: code lines streamed ahead (0) */

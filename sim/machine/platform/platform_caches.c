@@ -27,8 +27,9 @@
  *          0), both only with dtlb1; footprint_lines_per_page from 1 to
  *          the lines of a page (default: all of them), with level l1d;
  *   core   core none (default), inorder or ooo; with inorder or ooo only:
- *          core_width 1..64 (default 1), core_rob width..4096 (ooo only,
- *          default width), core_mshr 1..256 (default 1),
+ *          core_width 1..64, a fraction allowed (default 1), core_rob
+ *          width (rounded up)..4096 (ooo only, default that),
+ *          core_mshr 1..256 (default 1),
  *          core_serialize_cycles >= 0 (default 0), core_fetch_ahead
  *          0..64 (default 0), core_insn_bytes 1..64 (default 4),
  *          core_irq_serialize 0 or 1 (default 0), core_rmw_overlap 0 or 1
@@ -221,10 +222,15 @@ static int read_core(platform_t *p, err_t *e)
     }
     if (k->kind == CORE_NONE)
         return 0;
-    if (bounded(p, "core_width", 1, 64, &k->width, e) < 0)
+    /* a fraction: counted in the counter's cycles (a host's TSC), a core
+     * clocked above it issues a non-whole number of instructions in one */
+    if (number(p, "core_width", 0, 0, &k->width, e) < 0)
         return -1;
-    k->rob = k->width;
-    if (bounded(p, "core_rob", k->width, 4096, &k->rob, e) < 0 ||
+    if (k->width < 1 || k->width > 64)
+        return where(p, platform_param(p, "core_width"), e,
+                     "property 'core_width' must be from 1 to 64, not %g", k->width);
+    k->rob = (int)ceil(k->width);
+    if (bounded(p, "core_rob", k->rob, 4096, &k->rob, e) < 0 ||
         bounded(p, "core_mshr", 1, 256, &k->mshr, e) < 0 ||
         bounded(p, "core_fetch_ahead", 0, 64, &k->fetch_ahead, e) < 0 ||
         number(p, "core_serialize_cycles", 0, 0, &k->serialize_cycles, e) < 0 ||

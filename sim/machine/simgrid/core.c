@@ -86,7 +86,8 @@ typedef struct {
 struct core {
     platform_core_t k;
     uint64_t insn; /* instructions issued */
-    uint64_t slot; /* of them, in the current cycle (below width) */
+    uint64_t slot; /* of them, in the current cycle, in 64ths (below w64) */
+    uint64_t w64;  /* core_width in 64ths of an instruction (a fraction allowed) */
     uint64_t seq;  /* loads issued: the last token */
     uint64_t done; /* every load up to this token has ended */
     uint64_t mask; /* ring: the last mask + 1 loads, by token */
@@ -150,7 +151,6 @@ static const load_t *outstanding_at(const struct core *k, uint64_t t)
  * when it issues; the counter does not wait (wait_front does). */
 static void issue_front(cpu_t *c, struct core *k, uint64_t n, uint64_t from)
 {
-    uint64_t width = (uint64_t)k->k.width;
     if (k->fe < from)
         k->fe = from;
     if (k->ring)
@@ -167,10 +167,10 @@ static void issue_front(cpu_t *c, struct core *k, uint64_t n, uint64_t from)
             take = end - k->insn < n ? end - k->insn : n;
         }
         k->insn += take;
-        uint64_t sum = k->slot + take;
-        k->slot = sum % width;
-        k->fe += sum / width;
-        k->fe_issue += sum / width;
+        uint64_t sum = k->slot + take * 64;
+        k->slot = sum % k->w64;
+        k->fe += sum / k->w64;
+        k->fe_issue += sum / k->w64;
         n -= take;
     }
 }
@@ -201,13 +201,12 @@ static inline void issue(cpu_t *c, struct core *k, uint64_t n)
         issue_front(c, k, n, c->now);
         return;
     }
-    uint64_t width = (uint64_t)k->k.width;
     k->insn += n;
-    k->slot += n;
-    if (k->slot < width) /* most loads and stores: the cycle is not full */
+    k->slot += n * 64;
+    if (k->slot < k->w64) /* most loads and stores: the cycle is not full */
         return;
-    uint64_t cycles = k->slot / width;
-    k->slot -= cycles * width;
+    uint64_t cycles = k->slot / k->w64;
+    k->slot -= cycles * k->w64;
     c->an.issue_cycles += sim_wait_until(c, c->now + cycles);
 }
 
@@ -463,8 +462,8 @@ static uint64_t read_used(cpu_t *c, struct core *k, maddr_t a, load_t *l)
         return v;
     }
     k->insn++; /* issue(c, k, 1) and stall_until(c, ready), with no tick on the way */
-    if (++k->slot == (uint64_t)k->k.width) {
-        k->slot = 0;
+    if ((k->slot += 64) >= k->w64) { /* width >= 1: one cycle at most */
+        k->slot -= k->w64;
         c->now++;
         c->an.issue_cycles++;
     }
@@ -618,8 +617,7 @@ static void core_barrier(cpu_t *c, int kind)
  * a tick may cut is fetched line by line, memo or not. */
 static int tick_inside(const cpu_t *c, const struct core *k, const sim_code_t *u)
 {
-    return k->k.kind == CORE_INORDER &&
-           c->irq_at <= c->now + (k->slot + u->insns) / (uint64_t)k->k.width;
+    return k->k.kind == CORE_INORDER && c->irq_at <= c->now + (k->slot + u->insns * 64) / k->w64;
 }
 
 /* cpu_exec of a unit whose lines are all free private hits (no fetch
@@ -770,6 +768,7 @@ void core_attach(machine_t *m)
         cpu_t *c = &m->cpus[i];
         struct core *k = xcalloc(1, sizeof *k);
         k->k = *pc;
+        k->w64 = (uint64_t)(pc->width * 64 + 0.5);
         if (k->k.fetch_ahead > CORE_FETCH_MAX)
             k->k.fetch_ahead = CORE_FETCH_MAX;
         k->miss = xcalloc((size_t)pc->mshr, sizeof *k->miss);
