@@ -99,10 +99,13 @@ static int is_flat(const char *name)
     return is_footprint(name) || whole_max(name) > 0;
 }
 
-/* v as the platform takes it: a whole parameter rounded into its range. */
+/* v as the platform takes it: a whole parameter rounded into its range,
+ * core_width kept within its range (1 to 64) as a fraction. */
 static double as_param(const char *name, double v)
 {
     int max = whole_max(name);
+    if (!strcmp(name, "core_width"))
+        return v < 1 ? 1 : v > 64 ? 64 : v;
     if (!max)
         return v;
     v = floor(v + 0.5);
