@@ -7,7 +7,9 @@
 # whose cost passes one miss is core_fetch_ahead + 2); with core none the
 # mlp curve is flat and code_N is N misses. tune --probe-target fits
 # core_mshr and core_fetch_ahead back from 2 and 1 to the probe of the
-# core. core_clock_cycles comes back as the empty timing (timer_overhead).
+# core; core_width (a fraction) from 4 back to 2.5, and to its bound 1 for
+# a row slower than that. core_clock_cycles comes back as the empty timing
+# (timer_overhead).
 # --only-cache with --only-core is a user error.
 # Usage: core_probe.sh NUMASIM_BINARY SOURCE_DIR
 set -u
@@ -70,6 +72,23 @@ run tune --probe-target "$tmp/target.csv" --params core_mshr,core_fetch_ahead \
     fail "tuned core_mshr = $(prop "$tmp/tuned.xml" core_mshr), expected $mshr"
 [ "$(prop "$tmp/tuned.xml" core_fetch_ahead)" = $ahead ] ||
     fail "tuned core_fetch_ahead = $(prop "$tmp/tuned.xml" core_fetch_ahead), expected $ahead"
+
+# core_width, a fraction: fitted from 4 back to 2.5 by the timer_ops row;
+# a row slower than width 1 gives fits 1, the bound, not a failed probe
+flat "$tmp/w25.xml" core=ooo core_width=2.5 core_rob=192 core_mshr=$mshr core_fetch_ahead=$ahead
+run probe -q --chase-max 4096 --pauses 0 -o - "$tmp/w25.xml"
+[ "$rc" -eq 0 ] || die "probe with core_width 2.5: exit $rc: $err"
+grep -e '^probe,' -e '^timer_ops,' <<<"$out" >"$tmp/width.csv"
+awk -F, -v OFS=, '$1 == "timer_ops" { $7 *= 3 } { print }' "$tmp/width.csv" >"$tmp/slow.csv"
+flat "$tmp/w4.xml" core=ooo core_width=4 core_rob=192 core_mshr=$mshr core_fetch_ahead=$ahead
+run tune --probe-target "$tmp/width.csv" --params core_width -o "$tmp/w.xml" "$tmp/w4.xml"
+[ "$rc" -eq 0 ] || fail "tune core_width: exit $rc: $err"
+within "$(prop "$tmp/w.xml" core_width)" 2.5 0.05 ||
+    fail "tuned core_width = $(prop "$tmp/w.xml" core_width), expected 2.5"
+run tune --probe-target "$tmp/slow.csv" --params core_width -o "$tmp/w1.xml" "$tmp/w4.xml"
+[ "$rc" -eq 0 ] || fail "tune core_width to a slow row: exit $rc: $err"
+[ "$(prop "$tmp/w1.xml" core_width)" = 1 ] ||
+    fail "core_width for a row slower than width 1: $(prop "$tmp/w1.xml" core_width), expected 1"
 
 # core_clock_cycles: the empty timing (timer_overhead) reads it back, and a
 # batched row (512 loads timed together) keeps its cost
