@@ -67,6 +67,7 @@
 
 enum {
     CORE_FETCH_MAX = 64, /* core_fetch_ahead's bound (platform_caches.c) */
+    SLOT_UNIT = 64,      /* an instruction in the issue slot: a width may be a fraction */
     RING_MIN = 64,       /* loads an in-order core tracks (its scoreboard) */
     CORE_DEP_SPAN = 4096 /* a field lies this close above its object's address */
 };
@@ -86,8 +87,8 @@ typedef struct {
 struct core {
     platform_core_t k;
     uint64_t insn; /* instructions issued */
-    uint64_t slot; /* of them, in the current cycle, in 64ths (below w64) */
-    uint64_t w64;  /* core_width in 64ths of an instruction (a fraction allowed) */
+    uint64_t slot; /* of them, in the current cycle, in SLOT_UNITs (below w64) */
+    uint64_t w64;  /* core_width in SLOT_UNITs */
     uint64_t seq;  /* loads issued: the last token */
     uint64_t done; /* every load up to this token has ended */
     uint64_t mask; /* ring: the last mask + 1 loads, by token */
@@ -167,7 +168,7 @@ static void issue_front(cpu_t *c, struct core *k, uint64_t n, uint64_t from)
             take = end - k->insn < n ? end - k->insn : n;
         }
         k->insn += take;
-        uint64_t sum = k->slot + take * 64;
+        uint64_t sum = k->slot + take * SLOT_UNIT;
         k->slot = sum % k->w64;
         k->fe += sum / k->w64;
         k->fe_issue += sum / k->w64;
@@ -202,7 +203,7 @@ static inline void issue(cpu_t *c, struct core *k, uint64_t n)
         return;
     }
     k->insn += n;
-    k->slot += n * 64;
+    k->slot += n * SLOT_UNIT;
     if (k->slot < k->w64) /* most loads and stores: the cycle is not full */
         return;
     uint64_t cycles = k->slot / k->w64;
@@ -462,7 +463,7 @@ static uint64_t read_used(cpu_t *c, struct core *k, maddr_t a, load_t *l)
         return v;
     }
     k->insn++; /* issue(c, k, 1) and stall_until(c, ready), with no tick on the way */
-    if ((k->slot += 64) >= k->w64) { /* width >= 1: one cycle at most */
+    if ((k->slot += SLOT_UNIT) >= k->w64) { /* width >= 1: one cycle at most */
         k->slot -= k->w64;
         c->now++;
         c->an.issue_cycles++;
@@ -617,7 +618,8 @@ static void core_barrier(cpu_t *c, int kind)
  * a tick may cut is fetched line by line, memo or not. */
 static int tick_inside(const cpu_t *c, const struct core *k, const sim_code_t *u)
 {
-    return k->k.kind == CORE_INORDER && c->irq_at <= c->now + (k->slot + u->insns * 64) / k->w64;
+    return k->k.kind == CORE_INORDER &&
+           c->irq_at <= c->now + (k->slot + u->insns * SLOT_UNIT) / k->w64;
 }
 
 /* cpu_exec of a unit whose lines are all free private hits (no fetch
@@ -768,7 +770,7 @@ void core_attach(machine_t *m)
         cpu_t *c = &m->cpus[i];
         struct core *k = xcalloc(1, sizeof *k);
         k->k = *pc;
-        k->w64 = (uint64_t)(pc->width * 64 + 0.5);
+        k->w64 = (uint64_t)(pc->width * SLOT_UNIT + 0.5);
         if (k->k.fetch_ahead > CORE_FETCH_MAX)
             k->k.fetch_ahead = CORE_FETCH_MAX;
         k->miss = xcalloc((size_t)pc->mshr, sizeof *k->miss);
