@@ -91,7 +91,9 @@ static int is_footprint(const char *name)
  * host's core issues a non-whole number of instructions a TSC cycle.) */
 static int whole_max(const char *name)
 {
-    return !strcmp(name, "core_mshr") ? 256 : !strcmp(name, "core_fetch_ahead") ? 64 : 0;
+    return !strcmp(name, "core_mshr")          ? CORE_MSHR_MAX
+           : !strcmp(name, "core_fetch_ahead") ? CORE_FETCH_AHEAD_MAX
+                                               : 0;
 }
 
 static int is_flat(const char *name)
@@ -100,12 +102,12 @@ static int is_flat(const char *name)
 }
 
 /* v as the platform takes it: a whole parameter rounded into its range,
- * core_width kept within its range (1 to 64) as a fraction. */
+ * core_width kept within its range (1 to CORE_WIDTH_MAX) as a fraction. */
 static double as_param(const char *name, double v)
 {
     int max = whole_max(name);
     if (!strcmp(name, "core_width"))
-        return v < 1 ? 1 : v > 64 ? 64 : v;
+        return v < 1 ? 1 : v > CORE_WIDTH_MAX ? CORE_WIDTH_MAX : v;
     if (!max)
         return v;
     v = floor(v + 0.5);

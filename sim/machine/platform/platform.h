@@ -73,6 +73,10 @@ typedef enum { PLATFORM_SC, PLATFORM_TSO, PLATFORM_WEAK } platform_model_t;
  * completes, and plain instructions are free, as numasim always did. */
 typedef enum { CORE_NONE, CORE_INORDER, CORE_OOO } platform_core_kind_t;
 
+/* The largest values of the core's fitted properties (the least: 1, and 0
+ * for core_fetch_ahead): the platform's check and numasim tune's clamp. */
+enum { CORE_WIDTH_MAX = 64, CORE_MSHR_MAX = 256, CORE_FETCH_AHEAD_MAX = 64 };
+
 typedef struct {
     platform_core_kind_t kind; /* prop core: none (default), inorder, ooo */
     double width;              /* core_width: instructions issued a cycle, a fraction

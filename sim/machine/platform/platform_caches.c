@@ -226,13 +226,14 @@ static int read_core(platform_t *p, err_t *e)
      * clocked above it issues a non-whole number of instructions in one */
     if (number(p, "core_width", 0, 0, &k->width, e) < 0)
         return -1;
-    if (k->width < 1 || k->width > 64)
+    if (k->width < 1 || k->width > CORE_WIDTH_MAX)
         return where(p, platform_param(p, "core_width"), e,
-                     "property 'core_width' must be from 1 to 64, not %g", k->width);
+                     "property 'core_width' must be from 1 to %d, not %g", CORE_WIDTH_MAX,
+                     k->width);
     k->rob = (int)ceil(k->width);
     if (bounded(p, "core_rob", k->rob, 4096, &k->rob, e) < 0 ||
-        bounded(p, "core_mshr", 1, 256, &k->mshr, e) < 0 ||
-        bounded(p, "core_fetch_ahead", 0, 64, &k->fetch_ahead, e) < 0 ||
+        bounded(p, "core_mshr", 1, CORE_MSHR_MAX, &k->mshr, e) < 0 ||
+        bounded(p, "core_fetch_ahead", 0, CORE_FETCH_AHEAD_MAX, &k->fetch_ahead, e) < 0 ||
         number(p, "core_serialize_cycles", 0, 0, &k->serialize_cycles, e) < 0 ||
         bounded(p, "core_irq_serialize", 0, 1, &k->irq_serialize, e) < 0 ||
         bounded(p, "core_rmw_overlap", 0, 1, &k->rmw_overlap, e) < 0 ||
