@@ -593,6 +593,25 @@ START_TEST(no_levels_no_hierarchy)
 }
 END_TEST
 
+/* A fresh fill's reach: the largest level it fills. Into each CPU's own
+ * levels above the last (-2) it is the l2's 8 lines whatever the l3; into
+ * every level that is the CPU's alone (-1) the l3 counts only when it is
+ * the CPU's own; into one level, that level. */
+START_TEST(fill_reach_is_the_largest_level_filled)
+{
+    for (int scope = SCOPE_CPU; scope <= SCOPE_NODE; scope++) {
+        platform_t *p = tiny(1, scope);
+        hier_t *h = hier_create(p, NULL, NULL);
+        ck_assert_uint_eq(hier_max_lines(h), 16);
+        ck_assert_uint_eq(hier_fill_reach(h, 0, -2), 8);
+        ck_assert_uint_eq(hier_fill_reach(h, 0, -1), scope == SCOPE_CPU ? 16 : 8);
+        ck_assert_uint_eq(hier_fill_reach(h, 0, CACHE_L1D), 4);
+        hier_destroy(h);
+        free(p);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("cache");
@@ -614,6 +633,7 @@ static Suite *suite(void)
     tcase_add_test(t, sparse_levels_behave_as_dense);
     tcase_add_loop_test(t, wide_sets_grow_as_a_model_says, 0, 2);
     tcase_add_test(t, no_levels_no_hierarchy);
+    tcase_add_test(t, fill_reach_is_the_largest_level_filled);
     suite_add_tcase(s, t);
     return s;
 }

@@ -738,6 +738,22 @@ uint64_t hier_max_lines(const hier_t *h)
     return h->max_lines;
 }
 
+uint64_t hier_fill_reach(const hier_t *h, int cpu, int l)
+{
+    if (l >= 0)
+        return (uint64_t)h->lv[l].nsets * h->lv[l].ways;
+    uint64_t most = 0;
+    const int *path = h->path[HIER_DATA];
+    for (int j = 0; j < h->npath[HIER_DATA]; j++) {
+        const level_t *L = &h->lv[path[j]];
+        uint64_t lines = (uint64_t)L->nsets * L->ways;
+        if (hier_shared_instance(h, (cache_level_t)path[j], cpu) < 0 &&
+            (l == -1 || path[j] != h->last) && lines > most)
+            most = lines;
+    }
+    return most;
+}
+
 uint32_t hier_cycles(const hier_t *h, int level)
 {
     return level >= 0 && level < CACHE_NLEVELS ? h->lv[level].cycles : 0;

@@ -109,6 +109,10 @@ void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag);
 /* Lines of the largest level cpu reaches (the cap of hier_fill_foreign). */
 uint64_t hier_max_lines(const hier_t *h);
 
+/* Lines of the largest level that hier_fill_fresh(h, cpu, l, ...) fills:
+ * past them a fresh fill evicts nothing more there. */
+uint64_t hier_fill_reach(const hier_t *h, int cpu, int l);
+
 /* Latency of a hit in level l, in cycles; the last level of the hierarchy;
  * the number of levels on the data path. */
 uint32_t hier_cycles(const hier_t *h, int level);

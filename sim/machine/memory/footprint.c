@@ -95,8 +95,13 @@ static void fill_fresh(mem_t *m, int cpu, double lines, double *carry, uint64_t 
     double t = *carry + lines;
     uint64_t k = (uint64_t)t;
     *carry = t - (double)k;
-    uint64_t cap = hier_max_lines(m->hier);
-    if (k > cap) { /* beyond the largest level, more lines evict nothing more */
+    /* beyond the largest level the fill reaches, more lines evict nothing
+     * more, and their pages do not reach the TLBs either: a fill that
+     * spares the last level is bounded by the core's own levels, not by
+     * the size of one it never touches */
+    uint64_t cap =
+        where == FILL_ALL ? hier_max_lines(m->hier) : hier_fill_reach(m->hier, cpu, where);
+    if (k > cap) {
         *next += k - cap;
         k = cap;
     }
