@@ -720,6 +720,13 @@ int hier_instances(const hier_t *h, cache_level_t l)
     return h->lv[l].present ? h->lv[l].ninst : 0;
 }
 
+/* Does hier_fill_fresh(h, cpu, where, ...) with where < 0 fill data level
+ * l: cpu's own instance, and (where -2) not the last level? */
+static int fresh_reaches(const hier_t *h, int cpu, int where, int l)
+{
+    return hier_shared_instance(h, (cache_level_t)l, cpu) < 0 && (where == -1 || l != h->last);
+}
+
 void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag)
 {
     if (l >= 0) {
@@ -728,8 +735,7 @@ void hier_fill_fresh(hier_t *h, int cpu, int l, uint64_t tag)
     }
     const int *path = h->path[HIER_DATA];
     for (int j = h->npath[HIER_DATA] - 1; j >= 0; j--) /* from the last up, as hier_access */
-        if (hier_shared_instance(h, (cache_level_t)path[j], cpu) < 0 &&
-            (l == -1 || path[j] != h->last))
+        if (fresh_reaches(h, cpu, l, path[j]))
             fill(h, cpu, path[j], tag);
 }
 
@@ -747,8 +753,7 @@ uint64_t hier_fill_reach(const hier_t *h, int cpu, int l)
     for (int j = 0; j < h->npath[HIER_DATA]; j++) {
         const level_t *L = &h->lv[path[j]];
         uint64_t lines = (uint64_t)L->nsets * L->ways;
-        if (hier_shared_instance(h, (cache_level_t)path[j], cpu) < 0 &&
-            (l == -1 || path[j] != h->last) && lines > most)
+        if (fresh_reaches(h, cpu, l, path[j]) && lines > most)
             most = lines;
     }
     return most;
