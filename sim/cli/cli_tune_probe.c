@@ -101,17 +101,27 @@ static int is_flat(const char *name)
     return is_footprint(name) || whole_max(name) > 0;
 }
 
-/* v as the platform takes it: a whole parameter rounded into its range,
- * core_width kept within its range (1 to CORE_WIDTH_MAX) as a fraction. */
+/* The fit works on logarithms, so on values > 0. A whole parameter whose
+ * smallest value is 0 (core_fetch_ahead: no line fetched ahead) is fitted
+ * as its value + 1: the offset between the platform's value and the
+ * fit's. */
+static int fit_offset(const char *name)
+{
+    return !strcmp(name, "core_fetch_ahead");
+}
+
+/* v, a value of the fit, as the platform takes it: a whole parameter
+ * rounded into its range (from 0 or 1), core_width kept within its range
+ * (1 to CORE_WIDTH_MAX) as a fraction. */
 static double as_param(const char *name, double v)
 {
-    int max = whole_max(name);
+    int max = whole_max(name), off = fit_offset(name);
     if (!strcmp(name, "core_width"))
         return v < 1 ? 1 : v > CORE_WIDTH_MAX ? CORE_WIDTH_MAX : v;
     if (!max)
         return v;
-    v = floor(v + 0.5);
-    return v < 1 ? 1 : v > max ? max : v;
+    v = floor(v + 0.5) - off;
+    return v < 1 - off ? 1 - off : v > max ? max : v;
 }
 
 /* The pauses P of the target's timer_ops_pause[_tick]_P rows, ascending
@@ -352,7 +362,7 @@ static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int to
              * that the window (x0.84 to x1.19) re-centres on the flat */
             int ptop = ends_with(T->names[i], "_per_mcycle") && top > NC_RATE ? NC_RATE : top;
             if (whole_max(T->names[i]))
-                ptop = (int)log2(whole_max(T->names[i]));
+                ptop = (int)log2(whole_max(T->names[i]) + fit_offset(T->names[i]));
             for (int step = 0; step < (round ? 4 : 3); step++) {
                 int pass = step < 3 ? step : 2;
                 double cand[NC], obj[NC], keep = v[i];
@@ -376,7 +386,8 @@ static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int to
                     hi++;
                 v[i] = sqrt(cand[lo] * cand[hi]);
             }
-            fprintf(stderr, "scan: %s=%.6g (%d simulations so far)\n", T->names[i], v[i], evals);
+            fprintf(stderr, "scan: %s=%.6g (%d simulations so far)\n", T->names[i],
+                    whole_max(T->names[i]) ? as_param(T->names[i], v[i]) : v[i], evals);
         }
     free(sim);
     *nsim = evals;
@@ -384,21 +395,24 @@ static int scan_footprints(ctx_t *T, double *v, const tune_cell_t *cells, int to
 }
 
 /* The fit's start: each parameter's value in the platform (a footprint at
- * 0 starts at FOOTPRINT_START), into init; *scan: some parameter is a
- * footprint (scanned before the simplex). Returns 0, or -1 with e. */
-static int fit_init(const ctx_t *T, const platform_t *p, double *init, int *scan, err_t *e)
+ * 0 starts at FOOTPRINT_START), into init, and as the fit takes it
+ * (fit_offset) into start; *scan: some parameter is a footprint (scanned
+ * before the simplex). Returns 0, or -1 with e. */
+static int fit_init(const ctx_t *T, const platform_t *p, double *init, double *start, int *scan,
+                    err_t *e)
 {
     for (int i = 0; i < T->nparams; i++) {
         err_parse_double(platform_param(p, T->names[i])->value, &init[i]);
+        start[i] = init[i] + fit_offset(T->names[i]);
+        *scan |= is_flat(T->names[i]);
+        if (start[i] > 0)
+            continue;
         if (is_flat(T->names[i])) {
-            *scan = 1;
-            if (!(init[i] > 0)) {
-                init[i] = whole_max(T->names[i]) ? 1 : FOOTPRINT_START;
-                /* stdout, with the fit's report: stderr is for the one-line error */
-                printf("note: %s is 0 in %s; the fit starts it at %g\n", T->names[i], T->platform,
-                       init[i]);
-            }
-        } else if (!(init[i] > 0)) {
+            init[i] = start[i] = whole_max(T->names[i]) ? 1 : FOOTPRINT_START;
+            /* stdout, with the fit's report: stderr is for the one-line error */
+            printf("note: %s is 0 in %s; the fit starts it at %g\n", T->names[i], T->platform,
+                   init[i]);
+        } else {
             return err_set(e, T->platform, platform_param(p, T->names[i])->line,
                            "%s is %g: the fit works on logarithms and needs a start > 0 "
                            "(write one in the file)",
@@ -414,8 +428,11 @@ static void print_fit(const ctx_t *T, const tune_result_t *r, const double *init
 {
     printf("%-24s %12s %12s %8s\n", "parameter", "initial", "fitted", "change");
     for (int i = 0; i < T->nparams; i++)
-        printf("%-24s %12.6g %12.6g %+7.1f%%\n", T->names[i], init[i], r->fitted[i],
-               100 * (r->fitted[i] / init[i] - 1));
+        if (init[i] != 0)
+            printf("%-24s %12.6g %12.6g %+7.1f%%\n", T->names[i], init[i], r->fitted[i],
+                   100 * (r->fitted[i] / init[i] - 1));
+        else
+            printf("%-24s %12.6g %12.6g %8s\n", T->names[i], init[i], r->fitted[i], "-");
     printf("\n%-16s %5s %5s %5s %12s %12s %8s\n", "probe", "from", "to", "node", "measured",
            "simulated", "error");
     for (int i = 0; i < T->ncells; i++) {
@@ -484,8 +501,7 @@ static int fit(ctx_t *T, const char *target, const char *out, long max_evals, co
     for (int i = 0; i < T->ncells; i++)
         cells[i].cycles = T->rows[i].median;
     double step = 0.2;
-    int scan = 0, scan_sims = 0, all_footprints = 1, rc = fit_init(T, p, init, &scan, e);
-    memcpy(start, init, sizeof *start * (size_t)T->nparams);
+    int scan = 0, scan_sims = 0, all_footprints = 1, rc = fit_init(T, p, init, start, &scan, e);
     if (rc == 0 && scan) {
         int top = 15;
         for (int l = 0; l < CACHE_NLEVELS; l++)

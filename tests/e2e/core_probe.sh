@@ -7,7 +7,7 @@
 # whose cost passes one miss is core_fetch_ahead + 2); with core none the
 # mlp curve is flat and code_N is N misses. tune --probe-target fits
 # core_mshr and core_fetch_ahead back from 2 and 1 to the probe of the
-# core; core_width (a fraction) from 4 back to 2.5, and to its bound 1 for
+# core, and core_fetch_ahead from 4 to 0; core_width (a fraction) from 4 back to 2.5, and to its bound 1 for
 # a row slower than that. core_clock_cycles comes back as the empty timing
 # (timer_overhead).
 # --only-cache with --only-core is a user error.
@@ -72,6 +72,16 @@ run tune --probe-target "$tmp/target.csv" --params core_mshr,core_fetch_ahead \
     fail "tuned core_mshr = $(prop "$tmp/tuned.xml" core_mshr), expected $mshr"
 [ "$(prop "$tmp/tuned.xml" core_fetch_ahead)" = $ahead ] ||
     fail "tuned core_fetch_ahead = $(prop "$tmp/tuned.xml" core_fetch_ahead), expected $ahead"
+
+# core_fetch_ahead 0 (no line fetched ahead) is a value the fit reaches:
+# it fits the value + 1, on logarithms
+flat "$tmp/ahead0.xml" core=ooo core_width=4 core_rob=192 core_mshr=$mshr core_fetch_ahead=0
+run probe --only-core -o "$tmp/target0.csv" "$tmp/ahead0.xml"
+[ "$rc" -eq 0 ] || die "probe --only-core with core_fetch_ahead 0: exit $rc: $err"
+run tune --probe-target "$tmp/target0.csv" --params core_fetch_ahead -o "$tmp/tuned0.xml" "$tmp/ooo.xml"
+[ "$rc" -eq 0 ] || fail "tune --probe-target to core_fetch_ahead 0: exit $rc: $err"
+[ "$(prop "$tmp/tuned0.xml" core_fetch_ahead)" = 0 ] ||
+    fail "tuned core_fetch_ahead = $(prop "$tmp/tuned0.xml" core_fetch_ahead), expected 0"
 
 # core_width, a fraction: fitted from 4 back to 2.5 by the timer_ops row;
 # a row slower than width 1 gives fits 1, the bound, not a failed probe
