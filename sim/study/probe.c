@@ -327,8 +327,11 @@ int probe_run(platform_t *p, host_t *host, const probe_opts_t *o, const char *ar
         return err_set(e, NULL, 0, "probe: repetitions must be >= 1, not %d", o->reps);
     if (o->hz < 0)
         return err_set(e, NULL, 0, "probe: the tick rate must be >= 0, not %d", o->hz);
-    probe_ctx_t X = {
-        .p = host ? host_platform(host) : p, .reps = o->reps, .hz = o->hz, .chase_max = 0};
+    probe_ctx_t X = {.p = host ? host_platform(host) : p,
+                     .reps = o->reps,
+                     .hz = o->hz,
+                     .chase_max = 0,
+                     .native = host != NULL};
     long chase = probe_chase_max(X.p, o->chase_max, e);
     if (chase < 0)
         return -1;

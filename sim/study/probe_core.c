@@ -12,7 +12,9 @@
  * falling as 1/K while the core has miss registers and window for K
  * misses, flat beyond. Without cache levels a simulated line, once read,
  * stays (infinite caches): each sample then starts from cpu_flush_cache,
- * outside the timing. Natively the host's own core overlaps the chains.
+ * outside the timing. Natively the host's own core overlaps the chains and
+ * nothing is flushed: a sample's 512 loads come back to a line only after
+ * the whole buffer, so every sample is cold, as on a platform with levels.
  *
  * code_N: a code unit of N lines (machine_code_bytes), run once after
  * cpu_flush_cache(c, 1): the front end fetches N cold lines. In series that
@@ -105,13 +107,16 @@ static void mlp(cpu_t *c, probe_ctx_t *X, cell_t *k)
 {
     machine_t *m = cpu_machine(c);
     uint32_t line = (uint32_t)X->p->line_bytes;
-    int kk = (int)k->bytes, levels = X->p->cache[CACHE_L1D].bytes > 0;
+    /* only a simulated machine without levels keeps every line it read: the
+     * host's platform lists no levels, but its caches forget (a flush of the
+     * whole buffer there would also leave the next sample behind it) */
+    int kk = (int)k->bytes, keeps = !X->native && X->p->cache[CACHE_L1D].bytes == 0;
     maddr_t p[MLP_MAX_K];
     cpu_tok_t t[MLP_MAX_K] = {0};
     build_chains(m, probe_chase_buf(c, X), (uint32_t)(X->chase_max / line), line, kk, p);
     int rounds = k->batch / kk;
     for (int r = 0; r < k->reps; r++) {
-        if (!levels)
+        if (keeps)
             cpu_flush_cache(c, 0);
         uint64_t t0 = cpu_now(c);
         for (int i = 0; i < rounds; i++)

@@ -62,6 +62,7 @@ typedef struct {
     maddr_t section;    /* probe_cache.c: what CPU 0 is doing, for the CPUs that wait */
     int only_cache;     /* probe_opts_t's */
     int only_core;      /* probe_opts_t's */
+    int native;         /* the host's own caches (its platform lists no levels) */
     const uint64_t *pauses; /* [npauses] of the pause rows */
     int npauses;
     maddr_t chase_buf;
