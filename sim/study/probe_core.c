@@ -107,9 +107,8 @@ static void mlp(cpu_t *c, probe_ctx_t *X, cell_t *k)
 {
     machine_t *m = cpu_machine(c);
     uint32_t line = (uint32_t)X->p->line_bytes;
-    /* only a simulated machine without levels keeps every line it read: the
-     * host's platform lists no levels, but its caches forget (a flush of the
-     * whole buffer there would also leave the next sample behind it) */
+    /* only a simulated machine without levels keeps every line it read:
+     * the host's platform lists no levels, but its caches forget */
     int kk = (int)k->bytes, keeps = !X->native && X->p->cache[CACHE_L1D].bytes == 0;
     maddr_t p[MLP_MAX_K];
     cpu_tok_t t[MLP_MAX_K] = {0};

@@ -7,9 +7,9 @@
 # whose cost passes one miss is core_fetch_ahead + 2); with core none the
 # mlp curve is flat and code_N is N misses. tune --probe-target fits
 # core_mshr and core_fetch_ahead back from 2 and 1 to the probe of the
-# core, and core_fetch_ahead from 4 to 0; core_width (a fraction) from 4 back to 2.5, and to its bound 1 for
-# a row slower than that. core_clock_cycles comes back as the empty timing
-# (timer_overhead).
+# core, and core_fetch_ahead from 4 to 0; core_width (a fraction) from 4
+# back to 2.5, and to its bound 1 for a row slower than that.
+# core_clock_cycles comes back as the empty timing (timer_overhead).
 # --only-cache with --only-core is a user error.
 # Usage: core_probe.sh NUMASIM_BINARY SOURCE_DIR
 set -u
