@@ -114,7 +114,7 @@ START_TEST(foreign_fill_is_capped_and_evicts)
     ck_assert_uint_eq(tlb_max_entries(t), 8);
     tlb_translate(t, 0, 2, 0);
     tlb_translate(t, 0, 3, 0);
-    tlb_fill_foreign(t, 0, 100, 1000000); /* capped at 8: quick */
+    tlb_fill_foreign(t, 0, 100, 1000000, 0); /* capped at 8: quick */
     ck_assert(!tlb_holds(t, 0, 0, 2, 0) && !tlb_holds(t, 0, 1, 2, 0));
     ck_assert(!tlb_holds(t, 0, 0, 3, 0) && !tlb_holds(t, 0, 1, 3, 0));
     ck_assert_int_eq(tlb_translate(t, 0, 2, 0), -1);
@@ -252,11 +252,67 @@ START_TEST(code_fetch_pays_its_translation)
 }
 END_TEST
 
+/* walk_levels 2: a walk reads the upper table's line, then the entries'
+ * line, each through the data caches; a page whose entries lie in another
+ * line shares the upper one, which then hits l1d. */
+START_TEST(walk_reads_each_level_of_the_table)
+{
+    platform_t *p = tiny();
+    p->walk_levels = 2;
+    mem_t *m = mem_create(p);
+    maddr_t a = mem_alloc(m, 0, 64 * PAGE);
+    a = (a + 16 * PAGE - 1) / (16 * PAGE) * (16 * PAGE); /* pages 0-7 and 8-15: two lines */
+    /* the walk: 30, the upper line and the entries' line from memory, then
+     * the data line (the second of its page: another l1d set than theirs) */
+    ck_assert_uint_eq(mem_access(m, 0, a + LINE, MEM_READ, NULL), 30 + 100 + 100 + 100);
+    /* 8 pages on: the entries' line is another, the upper line in l1d */
+    ck_assert_uint_eq(mem_access(m, 0, a + 8 * PAGE + LINE, MEM_READ, NULL), 30 + 1 + 100 + 100);
+    mem_destroy(m);
+    free(p);
+}
+END_TEST
+
+/* The noise's pages reach the TLBs however few lines its caches keep: with
+ * noise_scope cpu it fills only l1d (8 lines, 4 pages), but 32 lines span
+ * 16 pages, more than dtlb2 holds, and other software's code goes through
+ * itlb1 too. The work footprint is the CPU's own data: no code side. */
+START_TEST(noise_pages_reach_the_tlbs_past_the_caches)
+{
+    for (int noise = 0; noise < 2; noise++) {
+        platform_t *p = tiny();
+        p->footprint.noise_private = 1;
+        if (noise)
+            p->footprint.noise_per_mcycle = 32; /* 32 lines in 10^6 cycles */
+        else
+            p->footprint.work_per_mcycle = 32;
+        mem_t *m = mem_create(p);
+        maddr_t a = mem_alloc(m, 0, 4 * PAGE);
+        a = (a + PAGE - 1) / PAGE * PAGE;
+        access_kind_t k;
+        int lv;
+        mem_access(m, 0, a, MEM_READ, NULL);
+        mem_fetch_code(m, 0, a + PAGE, &k, &lv);
+        ck_assert(mem_tlb_holds(m, 0, 0, a, 0) && mem_tlb_holds(m, 0, 1, a, 0));
+        ck_assert(mem_tlb_holds(m, 0, 0, a + PAGE, 1));
+        if (noise)
+            mem_footprint_time(m, 0, 1000000);
+        else
+            mem_footprint_work(m, 0, 1000000);
+        ck_assert(!mem_tlb_holds(m, 0, 0, a, 0) && !mem_tlb_holds(m, 0, 1, a, 0));
+        ck_assert(mem_tlb_holds(m, 0, 0, a + PAGE, 1) == !noise);
+        mem_destroy(m);
+        free(p);
+    }
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("tlb");
     TCase *t = tcase_create("tlb");
     tcase_add_test(t, set_index_and_lru);
+    tcase_add_test(t, walk_reads_each_level_of_the_table);
+    tcase_add_test(t, noise_pages_reach_the_tlbs_past_the_caches);
     tcase_add_test(t, second_level_fills_first_not_inclusive);
     tcase_add_test(t, no_second_level_on_a_side_means_a_walk);
     tcase_add_test(t, flush_keeps_page_table_lines);

@@ -65,9 +65,9 @@ static void print_text(const platform_t *p)
                f->noise_private ? ", in each CPU's own levels above the last only" : "");
         if (p->tlb[TLB_DTLB1].entries) {
             static const char *const names[TLB_NLEVELS] = {"dtlb1", "itlb1", "dtlb2", "itlb2"};
-            printf("\nTLBs (per cpu, LRU, %ld-byte pages; a walk costs %g cycles and reads its "
-                   "page-table line\n  through the data caches):\n",
-                   p->page_bytes, p->walk_cycles);
+            printf("\nTLBs (per cpu, LRU, %ld-byte pages; a walk costs %g cycles and reads "
+                   "%d page-table line%s\n  through the data caches):\n",
+                   p->page_bytes, p->walk_cycles, p->walk_levels, p->walk_levels == 1 ? "" : "s");
             for (int l = 0; l < TLB_NLEVELS; l++)
                 if (p->tlb[l].entries)
                     printf("  %-5s %5d entries, %4d ways, %g cycles\n", names[l], p->tlb[l].entries,

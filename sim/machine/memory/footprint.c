@@ -17,8 +17,9 @@
  * left out even where it is each CPU's own: a virtual machine's topology
  * may say so of an L3 that the host's cores share. Other software runs
  * code too, so the noise also passes through a CPU's own L1I, whatever its
- * scope. The work footprint is the CPU's own work, through every data
- * level.
+ * scope, and its pages through the CPU's code TLBs as well as its data
+ * TLBs. The work footprint is the CPU's own work, through every data
+ * level and the data TLBs.
  */
 #include "memory_internal.h"
 #include "xalloc.h"
@@ -93,12 +94,14 @@ static void fill_fresh(mem_t *m, int cpu, double lines, double *carry, uint64_t 
                        uint64_t *next, int where)
 {
     double t = *carry + lines;
-    uint64_t k = (uint64_t)t;
+    uint64_t k = (uint64_t)t, all = k, first = *next;
     *carry = t - (double)k;
     /* beyond the largest level the fill reaches, more lines evict nothing
-     * more, and their pages do not reach the TLBs either: a fill that
-     * spares the last level is bounded by the core's own levels, not by
-     * the size of one it never touches */
+     * more: a fill that spares the last level is bounded by the core's own
+     * levels, not by the size of one it never touches. Their pages still
+     * reach the TLBs, which are the CPU's own whatever the caches: a long
+     * wait's lines span more pages than its second level holds, though the
+     * L2 keeps only the last of them (tlb_fill_foreign caps the pages) */
     uint64_t cap =
         where == FILL_ALL ? hier_max_lines(m->hier) : hier_fill_reach(m->hier, cpu, where);
     if (k > cap) {
@@ -119,8 +122,8 @@ static void fill_fresh(mem_t *m, int cpu, double lines, double *carry, uint64_t 
             hier_fill_fresh(m->hier, cpu, CACHE_L1I, tag);
     }
     m->in_footprint = 0;
-    if (m->tlb && k && where < 0) /* the pages of those lines */
-        mem_translate_foreign(m, cpu, base, *next, *next + k - 1);
+    if (m->tlb && all && where < 0) /* the pages of all those lines, the noise's code too */
+        mem_translate_foreign(m, cpu, base, first, first + all - 1, where != FILL_ALL);
     *next += k;
 }
 
@@ -133,7 +136,7 @@ void mem_footprint_tick(mem_t *m, int cpu)
     hier_fill_foreign(m->hier, cpu, tag_footprint(cpu) | TAG_TICK, n);
     m->in_footprint = 0;
     if (m->tlb)
-        mem_translate_foreign(m, cpu, tag_footprint(cpu) | TAG_TICK, 0, n - 1);
+        mem_translate_foreign(m, cpu, tag_footprint(cpu) | TAG_TICK, 0, n - 1, 0);
 }
 
 void mem_footprint_work(mem_t *m, int cpu, uint64_t cycles)

@@ -126,6 +126,9 @@ void mem_footprint_time(mem_t *m, int cpu, uint64_t now);
  * meaningful with TLBs, and only right after such an access. */
 int mem_has_tlbs(const mem_t *m);
 int mem_last_translation(const mem_t *m, uint32_t *cycles);
+/* Does cpu's TLB level (0 or 1) of side (code 1, data 0) hold the page of
+ * a? Changes nothing; 0 without TLBs. (tests) */
+int mem_tlb_holds(const mem_t *m, int cpu, int level, maddr_t a, int code);
 
 /* Does the platform have cache levels? The level (cache_level_t) of the last
  * mem_access's hit, -1 when it was no hit or there are no levels. */

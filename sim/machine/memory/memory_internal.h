@@ -106,6 +106,7 @@ struct mem {
     uint64_t fp_lines_per_page; /* a footprint's lines in one page (footprint_lines_per_page) */
     uint64_t page_lines;        /* lines in a page (page_bytes / line_bytes) */
     int ptes_per_line_shift;    /* log2 of the 8-byte page-table entries of a line */
+    int walk_levels;            /* page-table levels a walk reads (platform walk_levels) */
     int xl_level;               /* the last access's translation: 0, 1 or -1 (walk) */
     uint32_t xl_cost;           /* and its cost */
     /* mem_access_at's lines whose ownership is moving, by line % MEM_BUSY_SLOTS */
@@ -154,8 +155,10 @@ void mem_translate_init(mem_t *m);
  * it would on the machine. Only with TLBs. */
 uint32_t mem_translate(mem_t *m, int cpu, maddr_t a, int code);
 /* The pages of foreign lines first..last (numbers under base), at
- * fp_lines_per_page lines a page, go through cpu's data TLBs, in order. */
-void mem_translate_foreign(mem_t *m, int cpu, uint64_t base, uint64_t first, uint64_t last);
+ * fp_lines_per_page lines a page, go through cpu's data TLBs, in order,
+ * and with code through its code TLBs too. */
+void mem_translate_foreign(mem_t *m, int cpu, uint64_t base, uint64_t first, uint64_t last,
+                           int code);
 
 /* footprint.c: the footprints' per-CPU state (with levels only). */
 void mem_footprint_init(mem_t *m);

@@ -14,7 +14,9 @@
  *   bit  60      TAG_PTE: the page-table entries' lines of a walk
  *   bit  59      TAG_SHARED: the noise of a shared level's instance
  *   bits 40-58   the CPU whose footprint it is (TAG_CPU_SHIFT); with
- *                TAG_SHARED, bits 57-58 the level and 40-56 its instance
+ *                TAG_SHARED, bits 57-58 the level and 40-56 its instance;
+ *                with TAG_PTE, the page table's level (0: the entries
+ *                that map pages, 1 the table above, ...)
  *   bits  0-39   the footprint's running line or page number (TAG_INDEX)
  *
  * This header is the only place that gives a bit a meaning.
@@ -40,6 +42,13 @@ static inline uint64_t tag_footprint(int cpu)
 
 /* The foreign tags of the noise of instance inst of shared level l start
  * here (| the running number). */
+/* The line of level lv's page-table entries (tag_pte's index: the entries'
+ * number, shifted to their line, under the bits above). */
+static inline uint64_t tag_pte(int lv, uint64_t line)
+{
+    return TAG_FOREIGN | TAG_PTE | (uint64_t)lv << TAG_CPU_SHIFT | (line & TAG_INDEX);
+}
+
 static inline uint64_t tag_shared_noise(int l, int inst)
 {
     return TAG_FOREIGN | TAG_SHARED | (uint64_t)l << 57 | (uint64_t)inst << TAG_CPU_SHIFT;

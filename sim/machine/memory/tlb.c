@@ -55,9 +55,8 @@ tlb_t *tlb_create(const platform_t *p)
         t->lv[l].nsets = (uint32_t)(q->entries / q->ways);
         t->off[l] = t->per_cpu;
         t->per_cpu += (size_t)q->entries;
-        if (l == TLB_DTLB1 || l == TLB_DTLB2)
-            t->max_entries =
-                (uint64_t)q->entries > t->max_entries ? (uint64_t)q->entries : t->max_entries;
+        t->max_entries =
+            (uint64_t)q->entries > t->max_entries ? (uint64_t)q->entries : t->max_entries;
     }
     t->cpu = xcalloc((size_t)p->ncpus, sizeof *t->cpu);
     return t;
@@ -121,12 +120,13 @@ int tlb_first_mru(const tlb_t *t, int cpu, uint64_t page, int code)
     return a[t->off[l1] + (size_t)(page % L->nsets) * L->ways] == page;
 }
 
-void tlb_fill_foreign(tlb_t *t, int cpu, uint64_t first, uint64_t n)
+void tlb_fill_foreign(tlb_t *t, int cpu, uint64_t first, uint64_t n, int code)
 {
     if (n > t->max_entries)
         n = t->max_entries;
-    for (uint64_t i = 0; i < n; i++)
-        tlb_translate(t, cpu, TAG_FOREIGN | (first + i), 0);
+    for (int side = 0; side <= (code && t->lv[TLB_ITLB1].present); side++)
+        for (uint64_t i = 0; i < n; i++)
+            tlb_translate(t, cpu, TAG_FOREIGN | (first + i), side);
 }
 
 int tlb_holds(const tlb_t *t, int cpu, int level, uint64_t page, int code)

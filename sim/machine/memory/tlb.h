@@ -33,15 +33,15 @@ int tlb_translate(tlb_t *t, int cpu, uint64_t page, int code);
  * tlb_translate would change nothing and return 0. Changes nothing. */
 int tlb_first_mru(const tlb_t *t, int cpu, uint64_t page, int code);
 
-/* Brings n foreign pages (first, first+1, ...) into cpu's data levels, by
- * LRU, as a footprint's translations would. n is capped at the largest
- * data level's entries (more change nothing). */
-void tlb_fill_foreign(tlb_t *t, int cpu, uint64_t first, uint64_t n);
+/* Brings n foreign pages (first, first+1, ...) into cpu's data levels, and
+ * with code also its code levels, by LRU, as a footprint's translations
+ * would. n is capped at the largest level's entries (more change nothing). */
+void tlb_fill_foreign(tlb_t *t, int cpu, uint64_t first, uint64_t n, int code);
 
 /* The page of byte address a (its number plus one, so never 0). */
 uint64_t tlb_page_of(const tlb_t *t, uint64_t a);
 
-/* Entries of the largest data level (the cap of tlb_fill_foreign). */
+/* Entries of the largest level (the cap of tlb_fill_foreign). */
 uint64_t tlb_max_entries(const tlb_t *t);
 
 /* Is page in cpu's level (0 or 1) of side? (tests) */

@@ -47,7 +47,8 @@ typedef struct {
 } platform_cache_t;
 
 /* The TLBs a platform may describe (props NAME_entries, NAME_ways,
- * NAME_cycles, NAME = dtlb1 itlb1 dtlb2 itlb2; page_bytes, walk_cycles).
+ * NAME_cycles, NAME = dtlb1 itlb1 dtlb2 itlb2; page_bytes, walk_cycles,
+ * walk_levels).
  * A level is present when entries > 0. tlb.h says how they are used. */
 typedef enum { TLB_DTLB1, TLB_ITLB1, TLB_DTLB2, TLB_ITLB2, TLB_NLEVELS } tlb_level_id_t;
 
@@ -127,7 +128,8 @@ typedef struct {
     platform_footprint_t footprint;
     platform_tlb_t tlb[TLB_NLEVELS]; /* all entries 0: translation is free */
     long page_bytes;                 /* prop page_bytes (default 4096) */
-    double walk_cycles;              /* a walk, besides reading its page-table line */
+    double walk_cycles;              /* a walk, besides reading its page-table lines */
+    int walk_levels;                 /* page-table levels a walk reads (default 1) */
     int footprint_lines_per_page;    /* a footprint's lines in one page (default: all of it) */
     platform_model_t memory_model;
     platform_core_t core;

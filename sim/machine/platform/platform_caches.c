@@ -24,7 +24,8 @@
  *          l1d (a walk reads through the data caches), itlb1 needs dtlb1,
  *          dtlb2 dtlb1 and itlb2 itlb1; page_bytes (default 4096) a power
  *          of two from line_bytes to 1 GiB, walk_cycles >= 0 (default
- *          0), both only with dtlb1; footprint_lines_per_page from 1 to
+ *          0), walk_levels 1..5 (default 1), all only with dtlb1;
+ *          footprint_lines_per_page from 1 to
  *          the lines of a page (default: all of them), with level l1d;
  *   core   core none (default), inorder or ooo; with inorder or ooo only:
  *          core_width 1..64, a fraction allowed (default 1), core_rob
@@ -358,8 +359,8 @@ static int read_tlbs(platform_t *p, err_t *e)
         if (read_tlb(p, l, e) < 0)
             return -1;
     p->page_bytes = 4096;
-    const char *only[] = {"page_bytes", "walk_cycles"};
-    for (int i = 0; i < 2; i++) {
+    const char *only[] = {"page_bytes", "walk_cycles", "walk_levels"};
+    for (int i = 0; i < 3; i++) {
         const platform_param_t *q = platform_param(p, only[i]);
         if (q && !p->tlb[TLB_DTLB1].entries)
             return where(p, q, e, "property '%s' given without 'dtlb1_entries'", only[i]);
@@ -390,6 +391,15 @@ static int read_tlbs(platform_t *p, err_t *e)
             "not %g",
             most, fl);
     p->footprint_lines_per_page = (int)fl;
+    double wl = 1;
+    if (number(p, "walk_levels", 1, 1, &wl, e) < 0)
+        return -1;
+    if (wl > 5)
+        return where(p, platform_param(p, "walk_levels"), e,
+                     "property 'walk_levels' must be from 1 to 5 (the levels of x86-64's and "
+                     "Arm's page tables), not %g",
+                     wl);
+    p->walk_levels = (int)wl;
     return number(p, "walk_cycles", 0, 0, &p->walk_cycles, e) < 0 ? -1 : 0;
 }
 
