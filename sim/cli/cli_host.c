@@ -14,7 +14,7 @@ static void host_usage(FILE *f)
 {
     fprintf(f, "usage: numasim platform --from-host [-o FILE.xml] [--probe FILE.csv] "
                "[--name ID]\n"
-               "                                    [--executed]\n"
+               "                                    [--executed] [--tlbs cpuid|rows]\n"
                "\n"
                "Writes a platform file of this host from hwloc: its CPUs, NUMA nodes and\n"
                "packages, the cache line size, the cache levels (size, ways, who shares\n"
@@ -26,7 +26,8 @@ static void host_usage(FILE *f)
                "counts in them (every instruction, taken or not), or with --executed those a\n"
                "call runs. The TLBs come from CPUID (on this system only), their costs\n"
                "and the first level's effective entries from the probe's pages_N rows when\n"
-               "given. Every value carries a comment saying where it came from.\n"
+               "given; where CPUID names none, their entries come from those rows too.\n"
+               "Every value carries a comment saying where it came from.\n"
                "HWLOC_XMLFILE=FILE in the environment describes a saved topology instead.\n"
                "\n"
                "  -o FILE         where to write it (default: standard output)\n"
@@ -34,7 +35,11 @@ static void host_usage(FILE *f)
                "  --name ID       the platform's zone id (default \"host\")\n"
                "  --executed      count the instructions each code unit executes per call:\n"
                "                  valgrind's callgrind runs numasim run --native of\n"
-               "                  paper-table and modern-table (a few minutes; needs valgrind)\n");
+               "                  paper-table and modern-table (a few minutes; needs valgrind)\n"
+               "  --tlbs WHERE    cpuid (default): CPUID's TLBs, else the probe's rows;\n"
+               "                  rows: the entries from the probe's pages_N rows only, for a\n"
+               "                  CPUID that does not describe the hardware (also with\n"
+               "                  HWLOC_XMLFILE, where CPUID is not read)\n");
 }
 
 /* The command line as recorded in the file: "--" cannot appear in an XML
@@ -68,15 +73,13 @@ static int valid_id(const char *s)
 
 /* Parses the options. Returns 0, 1 when --help was printed, or -1 with e. */
 static int host_parse_opts(int argc, char **argv, const char **out, const char **probe,
-                           const char **name, int *executed, err_t *e)
+                           const char **name, int *executed, int *tlb_rows, err_t *e)
 {
-    static const struct option lo[] = {{"from-host", no_argument, NULL, 'F'},
-                                       {"output", required_argument, NULL, 'o'},
-                                       {"probe", required_argument, NULL, 'p'},
-                                       {"name", required_argument, NULL, 'n'},
-                                       {"executed", no_argument, NULL, 'x'},
-                                       {"help", no_argument, NULL, 'h'},
-                                       {NULL, 0, NULL, 0}};
+    static const struct option lo[] = {
+        {"from-host", no_argument, NULL, 'F'},   {"output", required_argument, NULL, 'o'},
+        {"probe", required_argument, NULL, 'p'}, {"name", required_argument, NULL, 'n'},
+        {"executed", no_argument, NULL, 'x'},    {"tlbs", required_argument, NULL, 't'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:p:n:h", lo, NULL)) != -1) {
@@ -94,6 +97,11 @@ static int host_parse_opts(int argc, char **argv, const char **out, const char *
             break;
         case 'x':
             *executed = 1;
+            break;
+        case 't':
+            if (strcmp(optarg, "cpuid") && strcmp(optarg, "rows"))
+                return err_set(e, NULL, 0, "--tlbs: '%.60s' is not cpuid or rows", optarg);
+            *tlb_rows = !strcmp(optarg, "rows");
             break;
         case 'h':
             host_usage(stdout);
@@ -115,13 +123,13 @@ static int host_parse_opts(int argc, char **argv, const char **out, const char *
 /* Writes the platform of topology t to out (atomically, once it reads back
  * as a platform) or to standard output. Returns 0, or -1 with e. */
 static int host_write(const host_topo_t *t, const char *name, const probe_result_t *pr,
-                      const char *probe, const host_executed_t *x, const char *cmd, const char *out,
-                      err_t *e)
+                      const char *probe, const host_executed_t *x, int tlb_rows, const char *cmd,
+                      const char *out, err_t *e)
 {
     FILE *f = stdout;
     if (out && (outfile_ensure_dir(out, e) < 0 || !(f = outfile_open(out, e))))
         return -1;
-    if (host_write_platform(f, t, name, probe ? pr : NULL, probe, x, cmd) < 0) {
+    if (host_write_platform(f, t, name, probe ? pr : NULL, probe, x, tlb_rows, cmd) < 0) {
         if (out)
             outfile_abort(f, out);
         return err_set(e, out ? out : "-", 0, "write failed");
@@ -144,8 +152,8 @@ int cli_from_host(int argc, char **argv)
 {
     const char *out = NULL, *probe = NULL, *name = "host";
     err_t e = {{0}};
-    int executed = 0;
-    int rc = host_parse_opts(argc, argv, &out, &probe, &name, &executed, &e);
+    int executed = 0, tlb_rows = 0;
+    int rc = host_parse_opts(argc, argv, &out, &probe, &name, &executed, &tlb_rows, &e);
     if (rc == 1)
         return 0; /* --help */
     if (rc < 0)
@@ -164,7 +172,7 @@ int cli_from_host(int argc, char **argv)
     if (rc == 0) {
         char cmd[1024];
         command_text(argc, argv, cmd, sizeof cmd);
-        rc = host_write(&t, name, &pr, probe, x, cmd, out, &e);
+        rc = host_write(&t, name, &pr, probe, x, tlb_rows, cmd, out, &e);
         host_topo_free(&t);
     }
     host_executed_free(x);

@@ -227,7 +227,8 @@ static int make_classes(const host_topo_t *t, double mem_local, const probe_resu
 /* --- writing ------------------------------------------------------------ */
 
 int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const probe_result_t *pr,
-                        const char *ppath, const host_executed_t *ex, const char *command)
+                        const char *ppath, const host_executed_t *ex, int tlbs_from_rows,
+                        const char *command)
 {
     pemit_t e;
     pemit_begin(&e, f);
@@ -274,7 +275,7 @@ int host_write_platform(FILE *f, const host_topo_t *t, const char *name, const p
         pemit_comment(&e, "%s", v.origin);
         pemit_prop(&e, kDefaults[k].id, "%g", v.v);
     }
-    int by_package = hostplat_write_caches(&e, t, pr, ppath);
+    int by_package = hostplat_write_caches(&e, t, pr, ppath, tlbs_from_rows);
     pemit_comment(&e, "kernel text: node 0, where Linux loads it (no replication; "
                       "docs/hardware-sources.md, \"Caches\")");
     pemit_prop(&e, "text_node", "0");

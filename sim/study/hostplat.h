@@ -34,10 +34,11 @@ void host_executed_free(host_executed_t *x);
 /* Writes the platform file of t to f, zone id `name`. probe (may be NULL)
  * supplies measured memory costs; probe_path names it in comments. x (may
  * be NULL: objdump's static counts) gives the code units' instructions.
- * command is recorded in the header comment. Returns 0, or -1 when a write
- * failed. */
+ * The TLBs come from CPUID, or from the probe's pages_N rows where CPUID
+ * names none, or with tlbs_from_rows always. command is recorded in the
+ * header comment. Returns 0, or -1 when a write failed. */
 int host_write_platform(FILE *f, const host_topo_t *t, const char *name,
                         const probe_result_t *probe, const char *probe_path,
-                        const host_executed_t *x, const char *command);
+                        const host_executed_t *x, int tlbs_from_rows, const char *command);
 
 #endif

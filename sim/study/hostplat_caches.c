@@ -14,7 +14,8 @@
  * shares its L3 with others).
  *
  * TLBs: from CPUID, their costs and the first level's effective entries
- * from the probe's pages_N rows (write_tlbs).
+ * from the probe's pages_N rows (write_tlbs); where CPUID names none, or
+ * when asked, their entries from those rows too (tlbs_from_rows).
  */
 #include "hostplat_internal.h"
 
@@ -423,6 +424,75 @@ static int dtlb2_grown(const double *n, const double *tr, int k, double d1, doub
     return eff > d2 ? eff : 0;
 }
 
+/* The ways of a level the rows found: the first level fully associative
+ * (a scan of its few entries), the second 16-way where its entries allow
+ * (estimates: CPUID, where it answers, gives 4 to 16 ways and fully
+ * associative first levels on the x86 cores numasim models). */
+static int rows_ways(int entries, int level)
+{
+    if (level == 0)
+        return entries;
+    for (int w = 16; w > 1; w /= 2)
+        if (entries % w == 0)
+            return w;
+    return entries;
+}
+
+/* The data TLBs from the pages_N rows alone, when CPUID names none (a KVM
+ * guest's leaf 18H may be all zeros) or when asked (rows != 0). tr[] is
+ * what each row pays for translations (translations()). The first level
+ * ends at the last row before the first of two rows in a row that pay
+ * TLB_STEP cycles more than the smallest row. Past it, a walk shows where
+ * a row adds dtlb2_grown's step to the first such row; the second level
+ * then ends at the last row below the midpoint of the two treads (a row
+ * just past the level misses in a few sets only), or, with no walk in the
+ * rows, it holds at least the largest. The code side gets the data side's
+ * shape (no probe sees it). Returns 1 with tlb[] and why set, or 0. */
+#define TLB_STEP 2.0
+static int tlbs_from_rows(platform_tlb_t tlb[TLB_NLEVELS], const double *n, const double *tr, int k,
+                          const char *ppath, char *why, size_t wn)
+{
+    int i0 = 0, s1 = -1, s2 = -1;
+    while (i0 < k && isnan(tr[i0]))
+        i0++;
+    for (int i = i0 + 1; i < k && s1 < 0; i++)
+        if (!isnan(tr[i]) && tr[i] >= tr[i0] + TLB_STEP &&
+            (i + 1 >= k || isnan(tr[i + 1]) || tr[i + 1] >= tr[i0] + TLB_STEP))
+            s1 = i;
+    if (s1 < 1 || n[s1 - 1] < 8)
+        return 0;
+    double hit2 = tr[s1] - tr[i0];
+    for (int i = s1 + 1; i < k && s2 < 0; i++)
+        if (!isnan(tr[i]) && tr[i] >= tr[s1] + fmax(3 * hit2, 5))
+            s2 = i;
+    int d1 = (int)n[s1 - 1], d2 = (int)n[k - 1];
+    if (s2 > 0) {
+        double walks = s2 + 1 < k && !isnan(tr[s2 + 1]) ? tr[s2 + 1] : tr[s2];
+        for (int i = s1; i < k && (isnan(tr[i]) || tr[i] < (tr[s1] + walks) / 2); i++)
+            d2 = (int)n[i];
+    }
+    if (d2 <= d1)
+        return 0;
+    memset(tlb, 0, sizeof *tlb * TLB_NLEVELS);
+    for (int l = 0; l < TLB_NLEVELS; l++) {
+        tlb[l].entries = l < TLB_DTLB2 ? d1 : d2;
+        tlb[l].ways = rows_ways(tlb[l].entries, l >= TLB_DTLB2);
+    }
+    if (s2 > 0)
+        snprintf(why, wn,
+                 "probe %s: the pages_N rows, less the chase rows of as many lines, step up at "
+                 "%g pages (the first level ends at %d) and by a walk at %g (the second ends at "
+                 "%d, the last row below the treads' midpoint); ways and the code side estimates",
+                 ppath, n[s1], d1, n[s2], d2);
+    else
+        snprintf(why, wn,
+                 "probe %s: the pages_N rows, less the chase rows of as many lines, step up at "
+                 "%g pages (the first level ends at %d) and show no walk up to %d pages, "
+                 "so the second holds at least those; ways and the code side estimates",
+                 ppath, n[s1], d1, d2);
+    return 1;
+}
+
 /* This host's TLBs from CPUID, and their costs from the probe's pages_N
  * rows when it has them (else starting values for scripts/validate's
  * stage t). Only for this system (CPUID describes this machine, not an
@@ -436,20 +506,34 @@ static int dtlb2_grown(const double *n, const double *tr, int k, double d1, doub
  * entries) at or before CPUID's entries, the level ends at the last row
  * below the step. */
 static void write_tlbs(pemit_t *e, const host_topo_t *t, const level_t *lv,
-                       const probe_result_t *pr, const char *ppath)
+                       const probe_result_t *pr, const char *ppath, int from_rows)
 {
     static const char *const names[TLB_NLEVELS] = {"dtlb1", "itlb1", "dtlb2", "itlb2"};
     platform_tlb_t tlb[TLB_NLEVELS];
-    char why[200];
-    if (!t->this_system || !lv[HOST_L1D].on || !host_topo_tlbs(tlb, why, sizeof why)) {
+    char why[600];
+    double n[64], v[64], a, b, c, d, tr[64];
+    int k = sized_rows(pr, "pages_", 0, INFINITY, n, v, 64);
+    translations(pr, n, v, k, t->line_bytes > 0 ? t->line_bytes : 64, tr);
+    int ok =
+        lv[HOST_L1D].on && !from_rows && t->this_system && host_topo_tlbs(tlb, why, sizeof why);
+    if (lv[HOST_L1D].on && !ok && (from_rows || t->this_system)) {
+        char cpuid[200];
+        if (!from_rows) /* CPUID's answer, said beside the rows' */
+            host_topo_tlbs(tlb, cpuid, sizeof cpuid);
+        ok = tlbs_from_rows(tlb, n, tr, k, ppath, why, sizeof why);
+        if (ok && !from_rows)
+            snprintf(why + strlen(why), sizeof why - strlen(why), " (%s)", cpuid);
+        else if (!ok && from_rows)
+            snprintf(why, sizeof why, "the probe's pages_N rows show no TLB step");
+    }
+    if (!ok) {
         pemit_comment(e, "TLBs: none (%s)",
-                      !t->this_system    ? "CPUID describes this machine, not the topology file"
-                      : !lv[HOST_L1D].on ? "no l1d level, through which a walk reads"
-                                         : why);
+                      !lv[HOST_L1D].on ? "no l1d level, through which a walk reads"
+                      : !t->this_system && !from_rows
+                          ? "CPUID describes this machine, not the topology file"
+                          : why);
         return;
     }
-    double n[64], v[64], a, b, c, d;
-    int k = sized_rows(pr, "pages_", 0, INFINITY, n, v, 64);
     double d1 = tlb[TLB_DTLB1].entries, d2 = tlb[TLB_DTLB2].entries;
     /* the tread within the first level (lines in l1d) and just past it */
     double in1 = row_at_most(n, v, k, 16, &a), out1 = row_at_most(n, v, k, 2 * d1, &b);
@@ -484,8 +568,6 @@ static void write_tlbs(pemit_t *e, const host_topo_t *t, const level_t *lv,
             }
         }
     }
-    double tr[64];
-    translations(pr, n, v, k, t->line_bytes > 0 ? t->line_bytes : 64, tr);
     char whyd2[400] = "";
     if (d2) {
         double first;
@@ -563,15 +645,21 @@ static void write_tlbs(pemit_t *e, const host_topo_t *t, const level_t *lv,
     }
     pemit_comment(e, "%s", whyw);
     pemit_prop(e, "walk_cycles", "%g", walk);
+    char whyl[300];
+    int levels = host_topo_walk_levels(whyl, sizeof whyl);
+    if (levels > 0 && (t->this_system || from_rows)) {
+        pemit_comment(e, "a walk reads one line a level of the page table: %s", whyl);
+        pemit_prop(e, "walk_levels", "%d", levels);
+    }
 }
 
 int hostplat_write_caches(pemit_t *e, const host_topo_t *t, const probe_result_t *pr,
-                          const char *ppath)
+                          const char *ppath, int tlbs_from_rows)
 {
     level_t lv[HOST_NLEVELS];
     make_levels(t, t->line_bytes > 0 ? t->line_bytes : 64, pr, ppath, lv);
     write_levels(e, t, lv);
-    write_tlbs(e, t, lv, pr, ppath);
+    write_tlbs(e, t, lv, pr, ppath, tlbs_from_rows);
     int by_package = 0;
     for (int l = 0; l < HOST_NLEVELS; l++)
         by_package |= lv[l].on && lv[l].scope == HOST_SCOPE_PACKAGE;

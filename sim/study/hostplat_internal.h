@@ -10,12 +10,14 @@
 
 /* Writes the props of t's cache levels (l1i, l1d, l2, l3: bytes, ways,
  * cycles, scope, or a comment saying why a level is left out) and of its
- * TLBs (from CPUID, on this system only), each with its origin; probe pr
- * (may be NULL, named ppath) gives the hit latencies and TLB costs.
+ * TLBs (from CPUID, on this system only; from the probe's pages_N rows
+ * where CPUID names none, or always with tlbs_from_rows), each with its
+ * origin; probe pr (may be NULL, named ppath) gives the hit latencies and
+ * TLB costs.
  * Returns 1 when a level kept is shared by a package (the CPUs then need
  * their package), else 0. */
 int hostplat_write_caches(pemit_t *e, const host_topo_t *t, const probe_result_t *pr,
-                          const char *ppath);
+                          const char *ppath, int tlbs_from_rows);
 
 /* Writes the code_UNIT_bytes props: the sizes of numasim's own functions
  * that implement each code unit, read from /proc/self/exe, each followed by

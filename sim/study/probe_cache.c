@@ -49,7 +49,9 @@
  * treads add their costs to the lines' (the chase rows of N lines give
  * those). Only where the platform describes a TLB (dtlb1_entries; natively,
  * what CPUID says), up to 4x its largest level's entries, and at least up
- * to PROBE_PAGES_FAR pages (or 128x those entries, if fewer): a virtual
+ * to PROBE_PAGES_FAR pages (or 128x those entries, if fewer); natively up
+ * to PROBE_PAGES_FAR also where CPUID names no TLB (a KVM guest's leaf 18H
+ * may be all zeros), so that the rows alone can show the levels. A virtual
  * machine's CPUID may give a second level smaller than the hardware's
  * (the development guest says 128 entries; its rows show no walk up to
  * 4,096 pages, the second level of its AMD Zen 5 host, and a walk of about
@@ -138,7 +140,7 @@ void probe_cache_cells(probe_ctx_t *X, machine_t *m)
                 k->reps = X->reps;
         }
     }
-    add_sized(X, m, K_PAGES, 8, probe_pages_max(p, X->chase_max), 1);
+    add_sized(X, m, K_PAGES, 8, probe_pages_max(p, X->chase_max, X->native), 1);
     add_sized(X, m, K_CHASE, 1024, X->chase_max, line);
 }
 
@@ -180,7 +182,7 @@ static void pause_phase(cpu_t *c, const probe_ctx_t *X, const cell_t *k, int rep
     cpu_idle_until(c, next > now + lead ? next - lead : next + period - lead);
 }
 
-uint64_t probe_pages_max(const platform_t *p, uint64_t chase_max)
+uint64_t probe_pages_max(const platform_t *p, uint64_t chase_max, int native)
 {
     uint64_t most = 0;
     for (int l = TLB_DTLB1; l < TLB_NLEVELS; l += 2)
@@ -190,6 +192,8 @@ uint64_t probe_pages_max(const platform_t *p, uint64_t chase_max)
     uint64_t fit = chase_max / page > 0 ? chase_max / page - 1 : 0; /* one spare: alignment */
     uint64_t want = 4 * most;
     uint64_t far = 128 * most < PROBE_PAGES_FAR ? 128 * most : PROBE_PAGES_FAR;
+    if (native && !most) /* a host has TLBs, whether or not CPUID says so */
+        far = PROBE_PAGES_FAR;
     if (want < far) /* what CPUID says may be less than the TLB holds */
         want = far;
     return want < fit ? want : fit;

@@ -81,9 +81,10 @@ void probe_barrier(cpu_t *c, const probe_ctx_t *X);
 void probe_timer_pair(cpu_t *c, const probe_ctx_t *X);
 
 /* probe_cache.c: the most pages of a pages_N row on p (0: no row), at
- * least PROBE_PAGES_FAR where the TLBs allow (see probe_cache.c). */
+ * least PROBE_PAGES_FAR where the TLBs allow, and natively (native != 0)
+ * that far where p names no TLB (see probe_cache.c). */
 enum { PROBE_PAGES_FAR = 16384 };
-uint64_t probe_pages_max(const platform_t *p, uint64_t chase_max);
+uint64_t probe_pages_max(const platform_t *p, uint64_t chase_max, int native);
 /* probe_cache.c: adds the timer_ops_pause and chase_S cells (after every
  * other cell: they come last in the program). */
 void probe_cache_cells(probe_ctx_t *X, machine_t *m);

@@ -13,7 +13,8 @@
 # on an x86 host that has them, each with its source, a first level that
 # the probe's rows show smaller (a step before CPUID's entries) gets the
 # effective entries, and so does a second level that they show larger (no
-# walk past CPUID's entries).
+# walk past CPUID's entries). With --tlbs rows (as where CPUID names no
+# TLB) the rows alone give both levels' entries.
 # Usage: tlb_pages_nosan.sh NUMASIM_BINARY SOURCE_DIR
 set -u
 
@@ -110,6 +111,46 @@ if grep -qE '^vendor_id\s*:\s*(AuthenticAMD|GenuineIntel)' /proc/cpuinfo 2>/dev/
         echo "note: CPUID of this host gives no TLB ($(grep -o 'TLBs: none[^>]*' fh.xml))"
     fi
 fi
+
+# --tlbs rows (and a CPUID that names no TLB): the entries from the rows
+# alone, on a saved topology (CPUID is not read): rows that, less the chase
+# rows of as many lines (5 cycles), pay 0 up to 64 pages, 4 up to 1,536, 15
+# at 2,048 (a level just past its end misses in a few sets) and 35 from
+# 3,072 give a 64-entry first level, a 2,048-entry second (the last row
+# below the treads' midpoint), dtlb2_cycles 4 and walk_cycles 31.
+{ head -1 "$src/results/probe-host.csv"
+  for n in 8 12 16 24 32 48 64; do echo "pages_$n,host,0,0,0,0,5,5,5,9"; done
+  for n in 96 128 192 256 384 512 768 1024 1536; do echo "pages_$n,host,0,0,0,0,9,9,9,9"; done
+  echo "pages_2048,host,0,0,0,0,20,20,20,9"
+  for n in 3072 4096 6144; do echo "pages_$n,host,0,0,0,0,40,40,40,9"; done
+  for n in 16 24 32 48 64 96 128 192 256 384 512 768 1024 1536 2048 3072 4096 6144; do
+      echo "chase_$((n * 64)),host,0,0,0,0,5,5,5,9"; done; } >rows.csv
+HWLOC_XMLFILE=$src/tests/hwloc/ccx-caches.xml run platform --from-host --tlbs rows --probe rows.csv -o fr.xml
+[ "$rc" -eq 0 ] || fail "platform --from-host --tlbs rows exited $rc: $err"
+for want in dtlb1_entries=64 itlb1_entries=64 dtlb2_entries=2048 itlb2_entries=2048 dtlb2_ways=16 \
+    dtlb2_cycles=4 walk_cycles=31; do
+    [ "$(prop fr.xml "${want%=*}")" = "${want#*=}" ] ||
+        fail "--tlbs rows: ${want%=*} $(prop fr.xml "${want%=*}"), not ${want#*=}"
+done
+grep -q 'step up at 96 pages (the first level ends at 64) and by a walk at 3072 (the second ends at 2048' fr.xml ||
+    fail "--tlbs rows: no comment on where the levels end"
+if [ "$(uname -m)" = x86_64 ]; then
+    case $(prop fr.xml walk_levels) in 4 | 5) ;; *) fail "--tlbs rows: walk_levels '$(prop fr.xml walk_levels)', not 4 or 5" ;; esac
+fi
+run platform fr.xml
+[ "$rc" -eq 0 ] && grep -q 'reads [45] page-table lines' <<<"$out" || [ "$(uname -m)" != x86_64 ] ||
+    fail "--tlbs rows: the platform does not load or shows no walk levels: $err"
+# rows without a step give no TLBs, and say so
+grep -v '^pages_' rows.csv >flat.csv
+for n in 8 16 32 64 128; do echo "pages_$n,host,0,0,0,0,5,5,5,9"; done >>flat.csv
+HWLOC_XMLFILE=$src/tests/hwloc/ccx-caches.xml run platform --from-host --tlbs rows --probe flat.csv -o ff.xml
+[ "$rc" -eq 0 ] || fail "platform --from-host --tlbs rows (no step) exited $rc: $err"
+! grep -q dtlb1_entries ff.xml && grep -q "TLBs: none (the probe's pages_N rows show no TLB step)" ff.xml ||
+    fail "--tlbs rows: rows without a step gave TLBs, or no comment"
+run platform --from-host --tlbs sometimes -o bad.xml
+[ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && grep -q "is not cpuid or rows" <<<"$err" ||
+    fail "--tlbs sometimes: exit $rc, '$err'"
+[ ! -e bad.xml ] || fail "--tlbs sometimes wrote a file"
 
 if [ "$fails" -ne 0 ]; then
     echo "e2e tlb_pages: $fails check(s) failed" >&2

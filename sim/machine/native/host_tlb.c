@@ -4,6 +4,10 @@
  * Intel: leaf 0x18 (deterministic address translation parameters), Intel
  * SDM vol. 2A, CPUID; a unified second level is given to both sides.
  * Elsewhere (other vendors, other architectures) nothing is found.
+ *
+ * The page table's levels: x86-64 walks four (Intel SDM vol. 3A, 4.5;
+ * AMD64 APM vol. 2, 5.3), five with LA57, which Linux leaves in
+ * /proc/cpuinfo's flags only when it runs 5-level paging.
  */
 #include "host_topo.h"
 
@@ -103,6 +107,28 @@ int host_topo_tlbs(platform_tlb_t tlb[TLB_NLEVELS], char *why, size_t n)
     }
     return 1;
 #else
+    return 0;
+#endif
+}
+
+int host_topo_walk_levels(char *why, size_t n)
+{
+#if defined(__x86_64__)
+    int la57 = 0;
+    char line[4096];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && !la57 && fgets(line, sizeof line, f))
+        if (!strncmp(line, "flags", 5))
+            la57 = strstr(line, " la57") != NULL;
+    if (f)
+        fclose(f);
+    snprintf(why, n,
+             "%s paging (x86-64: Intel SDM vol. 3A 4.5, AMD64 APM vol. 2 5.3; /proc/cpuinfo %s "
+             "la57)",
+             la57 ? "5-level" : "4-level", la57 ? "has" : "has no");
+    return la57 ? 5 : 4;
+#else
+    snprintf(why, n, "not x86-64: the levels are not known here");
     return 0;
 #endif
 }

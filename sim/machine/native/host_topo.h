@@ -89,4 +89,9 @@ int host_topo_symbol_ranges(const char *path, const char *const *names, int n, h
  * returns 1 when a first-level data TLB was found, else 0. */
 int host_topo_tlbs(platform_tlb_t tlb[TLB_NLEVELS], char *why, size_t n);
 
+/* host_tlb.c: the levels of the page table a walk reads on this host (4, or
+ * 5 where Linux runs 5-level paging; 0 when not known: not x86-64), and
+ * why the source. */
+int host_topo_walk_levels(char *why, size_t n);
+
 #endif
