@@ -217,6 +217,35 @@ static void tick_shape(const ctx_t *T, double *sim)
     }
 }
 
+/* What a pause adds to the pair is the footprints'; the pair's own level,
+ * back to back, is the code's and the caches' (stage c fits it to
+ * timer_ops), and a host in a slow phase moves it for every row alike. So
+ * every timer_ops_pause_P cell the fit sees is the simulated one times the
+ * measured timer_ops_pause_0 over the simulated one (where the target has
+ * that row): the fit compares each row's ratio to the pair without a
+ * pause. Runs after tick_shape, which compares the tick rows with the rows
+ * without ticks as simulated. Returns the index of timer_ops_pause_0, or
+ * -1. */
+static int pause0_row(const ctx_t *T)
+{
+    for (int j = 0; j < T->ncells; j++)
+        if (!strcmp(T->rows[j].probe, "timer_ops_pause_0"))
+            return j;
+    return -1;
+}
+
+static void pause_shape(const ctx_t *T, double *sim)
+{
+    int z = pause0_row(T);
+    if (z < 0 || sim[z] <= 0)
+        return;
+    double f = T->rows[z].median / sim[z];
+    for (int i = 0; i < T->ncells; i++)
+        if (!strncmp(T->rows[i].probe, "timer_ops_pause_", 16) && T->rows[i].probe[16] >= '0' &&
+            T->rows[i].probe[16] <= '9')
+            sim[i] *= f;
+}
+
 /* Is name a row numasim probe writes? (its families; the numbers are
  * checked by the simulated probe, which must produce the same row) */
 static int is_probe_row(const char *name)
@@ -304,6 +333,7 @@ static int eval_probe(const double *values, double *sim, void *vctx, err_t *e)
     if (rc == 0) {
         mlp_shape(T, sim);
         tick_shape(T, sim);
+        pause_shape(T, sim);
     }
     return rc;
 }
@@ -450,6 +480,9 @@ static void print_fit(const ctx_t *T, const tune_result_t *r, const double *init
     if (ticks)
         printf("(timer_ops_pause_tick_P simulated: scaled by the measured timer_ops_pause_P over "
                "the simulated one, so that the fit compares what the tick adds)\n");
+    if (pause0_row(T) >= 0)
+        printf("(timer_ops_pause_P simulated: scaled by the measured timer_ops_pause_0 over the "
+               "simulated one, so that the fit compares what the pause adds)\n");
     if (scan_only)
         printf("\nrms relative error %.3g%%: the values of a scan of %d simulations (a simplex "
                "does not move on the footprints' flats)\n",
