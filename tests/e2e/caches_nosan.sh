@@ -62,6 +62,9 @@ bad "a footprint density without cache levels" footprint_lines_per_page footprin
 bad "a footprint density of 0 lines a page" footprint_lines_per_page "${levels[@]}" "${tlbs[@]}" footprint_lines_per_page=0
 bad "a footprint denser than a page" footprint_lines_per_page "${levels[@]}" "${tlbs[@]}" footprint_lines_per_page=33
 bad "a negative walk" walk_cycles "${levels[@]}" "${tlbs[@]/walk_cycles=15/walk_cycles=-1}"
+bad "six page-table levels" walk_levels "${levels[@]}" "${tlbs[@]}" walk_levels=6
+bad "no page-table level" walk_levels "${levels[@]}" "${tlbs[@]}" walk_levels=0
+bad "page-table levels without a TLB" walk_levels "${levels[@]}" walk_levels=4
 
 # --- the hierarchy, printed ---
 code=(code_tick_bytes=1024 code_run_timers_bytes=896 code_mod_timer_bytes=640 code_del_timer_bytes=384
